@@ -1,0 +1,10 @@
+"""cardleague's pure-Python game engine.
+
+The public surface is `shared/ENGINE.md`: ``registry`` lists the games and
+``IllegalMove`` is raised for every rejected move. Nothing in this package
+imports Django or does I/O.
+"""
+from engine.core import IllegalMove
+from engine import registry
+
+__all__ = ["IllegalMove", "registry"]

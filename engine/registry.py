@@ -1,0 +1,23 @@
+"""The list of games (ENGINE.md "Registry").
+
+Each game lives in ``engine/<name>.py`` and exposes its game object as
+``GAME``. Modules are imported on first use so that importing the registry
+stays cheap.
+"""
+from __future__ import annotations
+
+import importlib
+
+GAME_NAMES = ("cardavia", "iota", "karuselis", "livol", "uno_flip")
+
+
+def names() -> list[str]:
+    """Every registered game, sorted by name."""
+    return sorted(GAME_NAMES)
+
+
+def get(name: str):
+    """The game object for ``name``; ``KeyError`` for an unknown game."""
+    if name not in GAME_NAMES:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(names())}")
+    return importlib.import_module(f"engine.{name}").GAME
