@@ -1,0 +1,53 @@
+# cardleague — `make run` sets everything up and plays; `make test` runs the whole suite.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PYTHON ?= python3
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: install migrate demo run worker test test-fast bench messages clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -U pip
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py demo_data
+
+## Web server and a Celery worker, with demo data; Ctrl-C stops both.
+run: demo
+	@$(PY) manage.py collectstatic --noinput -v 0
+	@echo ""
+	@echo "  cardleague is running at http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
+	@echo ""
+	@$(VENV)/bin/celery -A league worker -l warning --concurrency 2 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+worker: install
+	$(VENV)/bin/celery -A league worker -l info
+
+## The whole suite (engine, Django, Celery worker, browser). DATABASE_URL / CELERY_BROKER_URL pick the services.
+test: install
+	$(VENV)/bin/pytest
+
+test-fast: install
+	$(VENV)/bin/pytest tests/engine
+
+## Benchmarks: they print figures, they do not pass or fail.
+bench: install
+	$(PY) -m tests.bench.engine_throughput
+	$(PY) -m tests.bench.move_submit_cost
+
+messages: install
+	cd $(CURDIR) && $(PY) manage.py makemessages -l lv -l lt -l ru -l uk --ignore '.venv/*'
+
+clean:
+	rm -rf var staticfiles .pytest_cache

@@ -1,0 +1,598 @@
+"""Cardavia: the swapping game of matadors, played to elimination on lives.
+
+A form of the Scandinavian Gnav (rules: ``shared/rules/cardavia.md``, C1–C12;
+the seed's text is the authority where it differs from classic Gnav: its Cat
+undoes every swap of the deal). 42 cards, two of each of 21 ranks without
+suits. Every deal each participant (alive, not resting) gets one hidden card
+and, clockwise from the dealer's left with the dealer last, keeps it or asks
+the next participant to swap; the dealer's ask goes to the stock. Matadors
+answer a request by their rule (Cuckoo stops the deal, Dragoon and Cat chop a
+life from the asker, the Cat also undoes the deal's swaps, Horse and House pass
+the request on). At settlement the lowest card loses a life, with the Fool's
+rules. A seat at zero lives is out; the last seat alive wins.
+
+Moves: ``{"type": "keep"}`` and ``{"type": "ask"}``; everything else
+(refusals, swaps, chops, the undo, settlement, the next deal, the end of the
+match) follows inside ``play``'s events.
+
+Decided points beyond the rules text:
+
+- Option ``lives`` is an integer from 1 to ``MAX_LIVES`` (10), so that
+  ``MAX_EVENTS`` is a real bound.
+- A matador that refuses (or a Cuckoo that is shown) is shown to all, like a
+  knocked Fool: ``face_up`` follows the physical card through swaps and the
+  undo, as everyone can follow it. A card that a participant gives to the stock
+  goes under it face down unless it was face up already.
+- A Horse or House drawn from the stock is set aside face up and the next card
+  drawn; a Cuckoo, Dragoon or Cat drawn from the stock is shown and set aside
+  too (it acts, it is not exchanged).
+- A stock exchange always ends the deal (C7: the dealer was the last to act,
+  or was passed over), so a Cat can never find one to undo: the undo list holds
+  the seat-to-seat swaps of the deal since the last undo.
+- A seat chopped to zero (C8) leaves at once; its card stays face down in its
+  place, out of the settlement, and a later Cat's undo still moves cards
+  through that place so that every seat gets back exactly what it gave.
+- The Cat's undo reveals nothing. A participant is only ever asked before it
+  has had a turn, so when asked it still holds the card it was dealt; undoing
+  a swap gives each of its two seats back the card it gave, which it held; and
+  once every swap is undone each seat holds the card it was dealt. The
+  ``swaps_undone`` event therefore names only the pairs of seats (newest
+  first), never a card, and each seat's view shows its own card again.
+- "One Fool in play" counts the Fools held by the participants at settlement
+  (not one under the stock or with a chopped-out seat).
+- A skipped deal (C11) has no dealer: the dealer does not move, the resting
+  seats return, and the round counter still advances.
+- The first deal: seat 0 deals (ENGINE.md), so seat 1 acts first.
+
+Stacked decks (ENGINE.md): the participants of the first deal (every seat)
+receive one card each in seat order, the rest is the stock, top first. Later
+deals are shuffled from the seed with ``core.shuffled(seed, counter, cards())``
+and the order is written into ``cards_dealt``; ``apply`` advances the counter on
+every deal.
+
+What a seat knows (``view``/``redact``): its own card; face-up cards; who asked
+whom, refusals and the refusing matador; lives; in a swap, both swappers see
+both cards (each received one and knew the one it gave), third parties neither;
+in a stock exchange only the asker sees its cards; the settlement shows every
+participant's card. ``hidden_cards`` (protocol-test hook) lists the codes of
+the cards out of the seat's sight (the stock, other seats' face-down cards),
+leaving out the codes the seat was legitimately shown in this deal or the one
+before it, or at the last settlement: its view shows the last deal's log and
+settlement, and the play that ends a deal also deals the next one, so those
+codes appear in its event feed next to the new deal.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine import core
+from engine.core import IllegalMove
+
+# --------------------------------------------------------------------------
+# The game's shape, as data
+# --------------------------------------------------------------------------
+
+NAME = "cardavia"
+MIN_SEATS, MAX_SEATS = 3, 6
+RANKS = ("FOOL", "OWL", "POT", *(str(n) for n in range(13)),
+         "HOUSE", "HORSE", "CAT", "DRAGOON", "CUCKOO")      # lowest to highest (C1)
+RANK = {code: i for i, code in enumerate(RANKS)}
+COPIES = 2
+MATADORS = frozenset(RANKS[-5:])
+PASSERS = frozenset({"HORSE", "HOUSE"})                     # refuse, pass the request on
+CHOPPERS = frozenset({"DRAGOON", "CAT"})                    # refuse, cost the asker a life
+FOOL, CAT, CUCKOO = "FOOL", "CAT", "CUCKOO"
+DEFAULT_LIVES = 3
+MAX_LIVES = 10
+OPTIONS = {"lives": (DEFAULT_LIVES, lambda v: core.positive_int(v) and v <= MAX_LIVES)}
+MATCH_FORMAT = core.Elimination(lives=DEFAULT_LIVES)
+MOVES = ("keep", "ask")
+# Every played deal costs at least one life (a settlement always has a loser;
+# a deal ends early only after a chop) and a skipped deal only follows a played
+# one, so a match has at most 2 * seats * lives deals. Per deal: the deal, a
+# skip, two knocks, at most 6 turns of at most 25 events (turn, ask, up to 5
+# asks and 5 refusals along a chain, up to 5 stock draws, the swap, a knock,
+# the life, the elimination, the undo, the early end), then the settlement with
+# up to 6 lives and 6 eliminations and the end: under 200.
+EVENTS_PER_DEAL = 200
+MAX_EVENTS = 1 + 2 * MAX_SEATS * MAX_LIVES * EVENTS_PER_DEAL
+
+# Events kept in the deal's log (the view shows them as the seat may know them).
+LOGGED = frozenset({"fool_knocked", "card_kept", "swap_asked", "swap_refused", "cards_swapped",
+                    "stock_drawn", "stock_exchanged", "life_lost", "seat_eliminated",
+                    "swaps_undone", "deal_settled", "deal_ended", "deal_skipped"})
+
+
+def cards() -> list[str]:
+    """C1. 42 cards: two of each of 21 ranks, lowest to highest."""
+    return [code for code in RANKS for _ in range(COPIES)]
+
+
+# --------------------------------------------------------------------------
+# State
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class State:
+    seats: int
+    options: dict
+    seed: str
+    counter: int = 0
+    lives: tuple = ()
+    out_round: tuple = ()       # per seat: the round in which it went out, or None
+    round: int = 0
+    dealer: int = 0
+    resting: tuple = ()         # seats resting in this deal
+    order: tuple = ()           # participants still in the deal, in turn order, dealer last
+    hands: tuple = ()           # per seat: its card or None (a chopped-out seat's card stays put)
+    stock: tuple = ()           # top first
+    set_aside: tuple = ()       # matadors drawn from the stock, face up
+    face_up: tuple = ()         # per seat: the code of its card if shown to all, else None
+    turn: int | None = None
+    swaps: tuple = ()           # (asker, target) swaps of this deal since the last undo, oldest first
+    log: tuple = ()             # this deal's logged events, unredacted
+    last_log: tuple = ()        # the previous deal's
+    revealed: tuple = ()        # per seat: its card at the last settlement, or None
+    seen: tuple = ()            # per seat, then the public: frozenset of codes shown this deal
+    last_seen: tuple = ()       # the same for the previous deal
+    ended: bool = False
+    result: dict | None = None
+
+
+def _set(items: tuple, index: int, value) -> tuple:
+    out = list(items)
+    out[index] = value
+    return tuple(out)
+
+
+def _swap(items: tuple, a: int, b: int) -> tuple:
+    out = list(items)
+    out[a], out[b] = out[b], out[a]
+    return tuple(out)
+
+
+def _show(seen: tuple, who, codes) -> tuple:
+    """Add ``codes`` to what ``who`` (an index, or None for everyone) was shown."""
+    codes = frozenset(c for c in codes if c is not None)
+    return tuple(s | codes if who is None or i == who else s for i, s in enumerate(seen))
+
+
+# --------------------------------------------------------------------------
+# The rules, one small function each
+# --------------------------------------------------------------------------
+
+def participants_of(lives, resting) -> list[int]:
+    """C2. A participant is a seat that is alive and not resting."""
+    return [s for s, n in enumerate(lives) if n > 0 and s not in resting]
+
+
+def next_dealer(last_dealer: int, participants: list[int], seats: int) -> int:
+    """C2. The dealer of a new deal is the first participant clockwise from the last dealer."""
+    for step in range(1, seats + 1):
+        seat = (last_dealer + step) % seats
+        if seat in participants:
+            return seat
+    raise AssertionError("a deal needs participants")
+
+
+def turn_order(dealer: int, participants: list[int], seats: int) -> list[int]:
+    """C2. Turns go clockwise from the dealer's left; the dealer acts last."""
+    return sorted(participants, key=lambda s: (s - dealer - 1) % seats)
+
+
+def is_knocked(card: str) -> bool:
+    """C3. A participant dealt a Fool must knock: that Fool is shown face up to everyone."""
+    return card == FOOL
+
+
+def must_swap(card: str) -> bool:
+    """C5. An asked participant holding a number, 0, Pot, Owl or Fool must swap."""
+    return card not in MATADORS
+
+
+def passes_request(card: str) -> bool:
+    """C6. Horse, House: refuse without penalty; the asker must ask the next participant beyond."""
+    return card in PASSERS
+
+
+def chops(card: str) -> bool:
+    """C6. Dragoon and Cat refuse; the asker loses one life."""
+    return card in CHOPPERS
+
+
+def undoes_swaps(card: str) -> bool:
+    """C6. Cat: every earlier swap of this deal (across any earlier Dragoon chop) is undone, newest first."""
+    return card == CAT
+
+
+def stops_deal(card: str) -> bool:
+    """C6. Cuckoo: shown; the deal stops at once and goes to settlement."""
+    return card == CUCKOO
+
+
+def settlement_losers(cards_by_seat: dict[int, str]) -> tuple[list[int], list[int]]:
+    """C9/C10. Every participant with the lowest card loses one life. With one Fool in
+    play, its holder and every participant tied on the next-lowest card each lose a
+    life. With two Fools, only the two Fool holders lose a life each.
+
+    Returns (losers, fool holders)."""
+    fools = sorted(s for s, c in cards_by_seat.items() if c == FOOL)
+    if len(fools) == 2:
+        return fools, fools
+    others = {s: c for s, c in cards_by_seat.items() if c != FOOL}
+    low = min(RANK[c] for c in others.values())
+    return sorted(fools + [s for s, c in others.items() if RANK[c] == low]), fools
+
+
+def rest_after(fools: list[int], lives_after: list[int]) -> list[int]:
+    """C10 (decided). With two Fools, those Fool holders still alive rest for the next deal."""
+    return [s for s in fools if lives_after[s] > 0] if len(fools) == 2 else []
+
+
+def deal_is_skipped(participants: list[int]) -> bool:
+    """C11. If fewer than two participants would remain, that deal is skipped without any payment."""
+    return len(participants) < 2
+
+
+def deal_ends_early(order: tuple) -> bool:
+    """C8. If only one participant is left, the deal ends without settlement."""
+    return len(order) < 2
+
+
+def match_is_over(lives) -> bool:
+    """C12. A seat at zero lives is out; the last seat alive wins (or none is left)."""
+    return sum(1 for n in lives if n > 0) <= 1
+
+
+def final_ranking(lives: int, out_round) -> list[list[int]]:
+    """C12. The others rank by the deal in which they went out (later is better; out in the
+    same deal shares a place). If all remaining seats go out together, they share first place."""
+    return core.Elimination(lives=lives).ranking(list(out_round))
+
+
+# --------------------------------------------------------------------------
+# Play: events computed and applied to a scratch state as they are made
+# --------------------------------------------------------------------------
+
+class _Run:
+    """The events of one call, each applied at once so play and apply agree."""
+
+    def __init__(self, game: "Cardavia", state: State):
+        self.game = game
+        self.state = state
+        self.events: list[dict] = []
+
+    def emit(self, event: dict) -> None:
+        self.events.append(event)
+        self.state = self.game.apply(self.state, event)
+
+    # -- deals -------------------------------------------------------------
+    def deal(self, resting: list[int], deck: list[str] | None = None) -> None:
+        """C2/C11: the next deal (or a skipped one, then the next)."""
+        s = self.state
+        participants = participants_of(s.lives, resting)
+        if deal_is_skipped(participants):
+            self.emit({"type": "deal_skipped", "round": s.round + 1, "resting": sorted(resting)})
+            resting, participants = [], participants_of(s.lives, [])
+            s = self.state
+        dealer = next_dealer(s.dealer, participants, s.seats)
+        order = turn_order(dealer, participants, s.seats)
+        if deck is None:
+            deck = core.shuffled(s.seed, s.counter, cards())
+        self.emit({"type": "cards_dealt", "round": s.round + 1, "dealer": dealer,
+                   "resting": sorted(resting), "order": order, "deck": list(deck)})
+        for seat in sorted(order):
+            if is_knocked(self.state.hands[seat]):
+                self.emit({"type": "fool_knocked", "seat": seat, "card": FOOL})
+        self.emit({"type": "turn_passed", "seat": order[0]})
+
+    def finish_deal(self, resting: list[int]) -> None:
+        """C12, then C2: end the match, or deal again."""
+        s = self.state
+        if match_is_over(s.lives):
+            ranking = final_ranking(s.options["lives"], s.out_round)
+            self.emit({"type": "match_ended", "ranking": ranking, "scores": list(s.lives)})
+        else:
+            self.deal(resting)
+
+    # -- a turn --------------------------------------------------------------
+    def pass_turn_after(self, seat: int) -> None:
+        """C2/C6: play continues with the participant left of ``seat``; after the dealer, settlement."""
+        order = self.state.order
+        i = order.index(seat)
+        if i == len(order) - 1:
+            self.settle()
+        else:
+            self.emit({"type": "turn_passed", "seat": order[i + 1]})
+
+    def keep(self, seat: int) -> None:
+        """C4. The participant keeps the card."""
+        self.emit({"type": "card_kept", "seat": seat})
+        self.pass_turn_after(seat)
+
+    def ask(self, asker: int) -> None:
+        """C4–C7. Ask the next participant (the dealer: the stock), past any Horses and Houses."""
+        target = self._beyond(asker)
+        while True:
+            self.emit({"type": "swap_asked", "seat": asker, "target": target})
+            if target is None:
+                self.draw_from_stock(asker)
+                return
+            card = self.state.hands[target]
+            if must_swap(card):
+                self.emit({"type": "cards_swapped", "seat": asker, "target": target,
+                           "gave": self.state.hands[asker], "got": card})
+                self.emit({"type": "turn_passed", "seat": target})
+                return
+            self.emit({"type": "swap_refused", "seat": target, "card": card, "asker": asker})
+            if passes_request(card):
+                target = self._beyond(target)
+            elif stops_deal(card):
+                self.settle()
+                return
+            else:
+                if self.chop(asker, target, card, "C6"):
+                    self.pass_turn_after(target)
+                return
+
+    def _beyond(self, seat: int) -> int | None:
+        """C7. The participant after ``seat``; past the dealer, the stock (None)."""
+        order = self.state.order
+        i = order.index(seat)
+        return None if i == len(order) - 1 else order[i + 1]
+
+    def draw_from_stock(self, asker: int) -> None:
+        """C7. From the stock, a Horse or House is set aside and the next card drawn; a Cuckoo,
+        Dragoon or Cat drawn from the stock has its matador effect on the asker; an ordinary
+        card replaces the asker's card, which goes under the stock. Then settlement."""
+        while True:
+            card = self.state.stock[0]
+            if card not in MATADORS:
+                self.emit({"type": "stock_exchanged", "seat": asker,
+                           "gave": self.state.hands[asker], "got": card})
+                if is_knocked(card):
+                    self.emit({"type": "fool_knocked", "seat": asker, "card": FOOL})
+                break
+            self.emit({"type": "stock_drawn", "seat": asker, "card": card})
+            if passes_request(card):
+                continue
+            if chops(card) and not self.chop(asker, None, card, "C7"):
+                return
+            break
+        self.settle()
+
+    def chop(self, asker: int, holder: int | None, card: str, rule: str) -> bool:
+        """C6/C8. The asker loses one life (a Cat also undoes the deal's swaps); at zero it
+        leaves at once. Returns whether the deal goes on (more than one participant left)."""
+        lives = self.state.lives[asker] - 1
+        self.emit({"type": "life_lost", "seat": asker, "lives": lives, "card": card, "rule": rule})
+        if lives == 0:
+            self.emit({"type": "seat_eliminated", "seat": asker, "round": self.state.round})
+        if undoes_swaps(card) and self.state.swaps:
+            self.emit({"type": "swaps_undone", "seat": holder,
+                       "swaps": [list(pair) for pair in reversed(self.state.swaps)]})
+        if deal_ends_early(self.state.order):
+            self.emit({"type": "deal_ended", "round": self.state.round})
+            self.finish_deal([])
+            return False
+        return True
+
+    def settle(self) -> None:
+        """C9/C10. Every remaining card is shown; the lowest (with the Fool's rules) pays."""
+        s = self.state
+        held = {seat: s.hands[seat] for seat in s.order}
+        losers, fools = settlement_losers(held)
+        lives_after = [n - (1 if seat in losers else 0) for seat, n in enumerate(s.lives)]
+        rest = rest_after(fools, lives_after)
+        self.emit({"type": "deal_settled", "round": s.round,
+                   "cards": [held.get(seat) for seat in range(s.seats)],
+                   "losers": losers, "rest": rest})
+        rule = "C10" if fools else "C9"
+        for seat in losers:
+            self.emit({"type": "life_lost", "seat": seat, "lives": lives_after[seat], "rule": rule})
+        for seat in losers:
+            if lives_after[seat] == 0:
+                self.emit({"type": "seat_eliminated", "seat": seat, "round": s.round})
+        self.finish_deal(rest)
+
+
+# --------------------------------------------------------------------------
+# The game object
+# --------------------------------------------------------------------------
+
+class Cardavia(core.Game):
+    name = NAME
+    MIN_SEATS = MIN_SEATS
+    MAX_SEATS = MAX_SEATS
+    MAX_EVENTS = MAX_EVENTS
+
+    def cards(self) -> list[str]:
+        return cards()
+
+    # -- start / apply ---------------------------------------------------------
+    def start(self, seats, seed, options=None, deck=None) -> list[dict]:
+        core.check_seats(seats, MIN_SEATS, MAX_SEATS, NAME)
+        merged = core.check_options(options, OPTIONS, NAME)
+        deck = core.check_deck(deck, cards(), NAME)
+        if not isinstance(seed, str):
+            raise ValueError(f"{NAME}: the seed is a string")
+        run = _Run(self, None)
+        run.emit({"type": "match_started", "seats": seats, "options": merged, "seed": seed})
+        run.deal([], deck)
+        return run.events
+
+    def apply(self, state, event):
+        handler = getattr(self, "_apply_" + event["type"])
+        state = handler(state, event)
+        if event["type"] in LOGGED:
+            state = replace(state, log=state.log + (event,))
+        return state
+
+    def _apply_match_started(self, _, e):
+        n, lives = e["seats"], e["options"]["lives"]
+        nobody = (None,) * n
+        return State(seats=n, options=dict(e["options"]), seed=e["seed"], lives=(lives,) * n,
+                     out_round=nobody, dealer=n - 1,  # so that seat 0 deals first (C2)
+                     hands=nobody, face_up=nobody, revealed=nobody,
+                     seen=(frozenset(),) * (n + 1), last_seen=(frozenset(),) * (n + 1))
+
+    def _apply_cards_dealt(self, s, e):
+        order, deck = e["order"], e["deck"]
+        hands = [None] * s.seats
+        for i, seat in enumerate(sorted(order)):
+            hands[seat] = deck[i]
+        seen = tuple(frozenset({hands[i]} if hands[i] else ()) for i in range(s.seats)) + (frozenset(),)
+        return replace(s, counter=s.counter + 1, round=e["round"], dealer=e["dealer"],
+                       resting=tuple(e["resting"]), order=tuple(order), hands=tuple(hands),
+                       stock=tuple(deck[len(order):]), set_aside=(), face_up=(None,) * s.seats,
+                       turn=None, swaps=(), log=(), last_log=s.log, seen=seen, last_seen=s.seen)
+
+    def _apply_deal_skipped(self, s, e):
+        return replace(s, round=e["round"], resting=(), order=(), turn=None)
+
+    def _apply_fool_knocked(self, s, e):
+        return replace(s, face_up=_set(s.face_up, e["seat"], e["card"]),
+                       seen=_show(s.seen, None, [e["card"]]))
+
+    def _apply_turn_passed(self, s, e):
+        return replace(s, turn=e["seat"])
+
+    def _apply_card_kept(self, s, e):
+        return replace(s, turn=None)
+
+    def _apply_swap_asked(self, s, e):
+        return replace(s, turn=None)
+
+    def _apply_swap_refused(self, s, e):
+        return replace(s, face_up=_set(s.face_up, e["seat"], e["card"]),
+                       seen=_show(s.seen, None, [e["card"]]))
+
+    def _apply_cards_swapped(self, s, e):
+        a, b = e["seat"], e["target"]
+        seen = _show(_show(s.seen, a, [e["got"]]), b, [e["gave"]])
+        return replace(s, hands=_swap(s.hands, a, b), face_up=_swap(s.face_up, a, b),
+                       swaps=s.swaps + ((a, b),), seen=seen)
+
+    def _apply_stock_drawn(self, s, e):
+        return replace(s, stock=s.stock[1:], set_aside=s.set_aside + (e["card"],),
+                       seen=_show(s.seen, None, [e["card"]]))
+
+    def _apply_stock_exchanged(self, s, e):
+        seat = e["seat"]
+        return replace(s, stock=s.stock[1:] + (e["gave"],), hands=_set(s.hands, seat, e["got"]),
+                       face_up=_set(s.face_up, seat, None), seen=_show(s.seen, seat, [e["got"]]))
+
+    def _apply_life_lost(self, s, e):
+        return replace(s, lives=_set(s.lives, e["seat"], e["lives"]))
+
+    def _apply_seat_eliminated(self, s, e):
+        seat = e["seat"]
+        return replace(s, out_round=_set(s.out_round, seat, e["round"]),
+                       order=tuple(x for x in s.order if x != seat),
+                       turn=None if s.turn == seat else s.turn)
+
+    def _apply_swaps_undone(self, s, e):
+        hands, face_up = s.hands, s.face_up
+        for a, b in e["swaps"]:
+            hands, face_up = _swap(hands, a, b), _swap(face_up, a, b)
+        return replace(s, hands=hands, face_up=face_up, swaps=())
+
+    def _apply_deal_settled(self, s, e):
+        return replace(s, revealed=tuple(e["cards"]), turn=None, seen=_show(s.seen, None, e["cards"]))
+
+    def _apply_deal_ended(self, s, e):
+        return replace(s, turn=None)
+
+    def _apply_match_ended(self, s, e):
+        return replace(s, turn=None, ended=True,
+                       result={"ranking": [list(p) for p in e["ranking"]], "scores": list(e["scores"])})
+
+    # -- moves -----------------------------------------------------------------
+    def legal_moves(self, state, seat) -> list[dict]:
+        if state.ended or state.turn is None or seat != state.turn:
+            return []
+        return [{"type": "keep"}, {"type": "ask"}]
+
+    def play(self, state, seat, move) -> list[dict]:
+        if state.ended:
+            raise IllegalMove("match_over", "the match is over", "C12")
+        if not isinstance(move, dict) or move.get("type") not in MOVES or set(move) != {"type"}:
+            raise IllegalMove("malformed_move", f"a Cardavia move is keep or ask, not {move!r}", "C4")
+        if seat != state.turn:
+            raise IllegalMove("not_your_turn",
+                              f"seat {seat!r} cannot act: it is seat {state.turn}'s turn", "C2")
+        run = _Run(self, state)
+        if move["type"] == "keep":
+            run.keep(seat)
+        else:
+            run.ask(seat)
+        return run.events
+
+    # -- what a seat may see -------------------------------------------------------
+    def redact(self, event, seat):
+        kind = event["type"]
+        if kind == "match_started":
+            return {k: v for k, v in event.items() if k != "seed"}
+        if kind == "cards_dealt":
+            out = {k: v for k, v in event.items() if k != "deck"}
+            order = sorted(event["order"])
+            if seat in order:
+                out["card"] = event["deck"][order.index(seat)]
+            out["stock_size"] = len(event["deck"]) - len(order)
+            return out
+        if kind == "cards_swapped" and seat not in (event["seat"], event["target"]):
+            return {k: v for k, v in event.items() if k not in ("gave", "got")}
+        if kind == "stock_exchanged" and seat != event["seat"]:
+            return {k: v for k, v in event.items() if k not in ("gave", "got")}
+        return event
+
+    def view(self, state, seat) -> dict:
+        over = state.ended
+        acting = state.turn is not None and not over
+        known = (lambda e: e) if over else (lambda e: self.redact(e, seat))
+        v = {
+            "seats": state.seats,
+            "round": state.round,
+            "dealer": state.dealer,
+            "resting": sorted(state.resting),
+            "participants": list(state.order),
+            "lives": list(state.lives),
+            "turn": state.turn if acting else None,
+            "to_act": [state.turn] if acting else [],
+            "face_up": list(state.face_up),
+            "revealed": list(state.revealed),
+            "set_aside": list(state.set_aside),
+            "stock_size": len(state.stock),
+            "log": [known(e) for e in state.log],
+            "last_log": [known(e) for e in state.last_log],
+            "over": over,
+            "outcome": self.outcome(state),
+        }
+        if seat is not None:
+            v["seat"] = seat
+            v["hand"] = [state.hands[seat]] if seat in state.order else []
+        if over:
+            v["hands"] = list(state.hands)
+        return v
+
+    def outcome(self, state):
+        if not state.ended:
+            return None
+        return {"ranking": [list(p) for p in state.result["ranking"]],
+                "scores": list(state.result["scores"])}
+
+    # -- protocol-test hooks ----------------------------------------------------------
+    def all_cards(self, state) -> list[str]:
+        return [c for c in state.hands if c is not None] + list(state.stock) + list(state.set_aside)
+
+    def hidden_cards(self, state, seat) -> list[str]:
+        if state.ended:
+            return []
+        who = state.seats if seat is None else seat
+        known = state.seen[who] | state.last_seen[who] | {c for c in state.revealed if c}
+        hidden = list(state.stock) + [c for t, c in enumerate(state.hands)
+                                      if c is not None and t != seat and state.face_up[t] is None]
+        return [c for c in hidden if c not in known]
+
+
+GAME = Cardavia()

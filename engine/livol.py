@@ -1,0 +1,820 @@
+"""LIVOL — an UNO-style shedding game for 2–6 seats (rules: shared/rules/livol.md, L1–L16).
+
+Shape: 108 cards (L1), 7 cards a hand, the match runs round after round to a
+target (500 by default) with the dealer rotating clockwise (L2); the next round
+is dealt by ``play`` itself, shuffled from the seed.
+
+Moves (ENGINE.md): ``play`` (``card``, ``color`` for W and W+4, optional
+``"call": true``), ``draw``, ``color``, ``call``, ``catch`` (``target``),
+``challenge``, ``accept``.
+
+Events (``seat`` is the seat that caused them):
+``match_started`` (seats, options, seed) · ``round_dealt`` (round, dealer, deck) ·
+``starter_reshuffled`` (a Wild +4 starter went back: size, pile) ·
+``starter_turned`` (card) · ``direction_reversed`` · ``turn_started`` (turn, phase) ·
+``color_named`` · ``card_played`` (card, call, color for a Wild) · ``cards_drawn``
+(count, cards, reason: draw | plus_two | wild_draw_four | challenge | catch;
+``must_play`` when a draw move ended on a playable card) · ``pile_reshuffled`` (size,
+pile) · ``livol_called`` · ``seat_caught`` (target) · ``wild_draw_four_accepted`` ·
+``challenged`` (target, fair, hand) · ``round_scored`` (round, winner, points, gains,
+scores) · ``match_ended`` (ranking, scores). The round's last ``card_played`` and
+the forced draw that follows it (L12) carry ``"final": true``.
+
+``redact`` removes the seed, deck and pile orders (for everyone), another seat's
+drawn cards (the count stays), the challenged hand (except for the challenger),
+and the codes of ``final`` events (the next round is already dealt when anyone
+reads them, so they would name cards that may now sit in hidden hands).
+
+A turn is in one of these phases: ``color`` (the first player names the colour
+of a Wild starter), ``play``, ``drawn`` (the seat must play the card it drew),
+``respond`` (the seat must accept or challenge a Wild +4).
+
+Decided points beyond the spec:
+- the hand shown to a challenger (L9) is the Wild +4 player's hand right after
+  the Wild +4 left it (the cards that make it fair or not); ``shown_hand`` is
+  also dropped when a new round is dealt;
+- the catch window (L10) is tracked as "the seat that may be caught": a play
+  that leaves one card without a call opens it, the next turn move (of any
+  seat: it is always the seat whose turn came next) closes it;
+- a card ``play`` with ``"call": false`` is the same move as without ``call``;
+  moves with unknown keys are refused (``malformed_move``);
+- hands are kept (and shown) in the canonical card order.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from engine import core
+from engine.core import IllegalMove
+
+# --------------------------------------------------------------------------
+# Shape, as data
+# --------------------------------------------------------------------------
+
+NAME = "livol"
+MIN_SEATS = 2
+MAX_SEATS = 6
+HAND_SIZE = 7
+COLORS = ("R", "Y", "G", "B")
+ACTIONS = ("skip", "rev", "+2")
+WILD = "W"
+WILD_DRAW_FOUR = "W+4"
+#: A practical bound: random play ends a match in ~1–3 thousand events.
+#: (An UNO-style round has no provable length; see the report.)
+MAX_EVENTS = 100_000
+OPTIONS = {
+    "variant": ("winner_scores", ("winner_scores", "own_hand")),
+    "target": (500, core.positive_int),
+    "challenge_extra_penalty": (0, core.non_negative_int),
+}
+PLAY_KEYS = frozenset({"type", "card", "color", "call"})
+
+
+def deck_of_108_cards() -> tuple[str, ...]:
+    """L1. 108 cards: four colours red, yellow, green, blue (R Y G B); per colour one 0,
+    two each of 1–9, two Skip, two Reverse, two +2; plus four Wild and four Wild +4."""
+    out: list[str] = []
+    for c in COLORS:
+        out.append(c + "0")
+        for i in range(1, 10):
+            out += [f"{c}{i}"] * 2
+        for a in ACTIONS:
+            out += [c + a] * 2
+    return tuple(out + [WILD] * 4 + [WILD_DRAW_FOUR] * 4)
+
+
+DECK = deck_of_108_cards()
+CODES = tuple(dict.fromkeys(DECK))
+ORDER = {code: i for i, code in enumerate(CODES)}
+
+
+def card_color(card: str) -> str | None:
+    return card[0] if card[0] in COLORS else None
+
+
+def card_symbol(card: str) -> str:
+    return card[1:] if card[0] in COLORS else card
+
+
+def is_wild(card: str) -> bool:
+    return card == WILD or card == WILD_DRAW_FOUR
+
+
+def sort_hand(cards) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=ORDER.__getitem__))
+
+
+# --------------------------------------------------------------------------
+# The rules, one small function each
+# --------------------------------------------------------------------------
+
+def dealer_of_round(round_no: int, seats: int) -> int:
+    """L2. The dealer rotates one seat clockwise every round (round 1: seat 0)."""
+    return (round_no - 1) % seats
+
+
+def first_player(dealer: int, seats: int) -> int:
+    """L2. Play starts with the seat to the dealer's left and goes clockwise."""
+    return core.next_seat(dealer, seats, 1)
+
+
+def starter_goes_back(card: str) -> bool:
+    """L3. Wild +4: it goes back into the draw pile, the pile is reshuffled, and a new
+    card is turned (repeat as needed)."""
+    return card == WILD_DRAW_FOUR
+
+
+def card_matches(card: str, top: str, color: str | None) -> bool:
+    """L4. A player must play one card that matches the top of the discard pile by colour,
+    number or symbol (after a Wild the named colour counts). A Wild may be played at any
+    time. (L5: an unfair Wild +4 is still a legal move.)"""
+    if is_wild(card):
+        return True
+    return card_color(card) == color or card_symbol(card) == card_symbol(top)
+
+
+def wild_draw_four_is_fair(hand_after, top: str, color: str | None) -> bool:
+    """L5. Wild +4 is fair only if the player holds no other playable card (a Wild in
+    hand counts as playable; other Wild +4s do not)."""
+    return not any(c != WILD_DRAW_FOUR and card_matches(c, top, color) for c in hand_after)
+
+
+def may_draw(hand, top: str, color: str | None) -> bool:
+    """L6. Drawing is not allowed while the player holds a playable card; a Wild +4 counts
+    as playable here."""
+    return not any(card_matches(c, top, color) for c in hand)
+
+
+def stops_drawing(card: str, top: str, color: str | None) -> bool:
+    """L6. A player with no playable card must draw one card at a time until a playable
+    card is drawn (drawing stops at a drawn Wild +4)."""
+    return card_matches(card, top, color)
+
+
+def cards_to_draw(card: str) -> int:
+    """L7/L5. +2: next player draws 2 and loses the turn; Wild +4: draws 4. No stacking."""
+    return 2 if card_symbol(card) == "+2" else 4 if card == WILD_DRAW_FOUR else 0
+
+
+def reverse_acts_as_skip(seats: int) -> bool:
+    """L8. Reverse: the direction of play changes. With 2 seats it acts only as a Skip and
+    the direction stays as it was."""
+    return seats == 2
+
+
+def failed_challenge_cards(extra: int) -> int:
+    """L9/L16. If the Wild +4 was fair, the challenger draws 4 (plus the club's
+    ``challenge_extra_penalty``) and loses the turn."""
+    return 4 + extra
+
+
+def call_counts(hand_after, call: bool) -> bool:
+    """L10. "call": true is accepted on any play and counts only if the play leaves one card."""
+    return bool(call) and len(hand_after) == 1
+
+
+def may_call(hand, called: bool) -> bool:
+    """L10. A separate call is legal for a seat holding exactly one card that has not called."""
+    return len(hand) == 1 and not called
+
+
+CATCH_PENALTY = 4  # L10. The caught seat draws 4.
+
+
+def round_is_over(hand) -> bool:
+    """L12. The round ends when a player plays their last card."""
+    return not hand
+
+
+def card_points(card: str) -> int:
+    """L13. 0–9 face value; Skip, Reverse, +2: 20; Wild, Wild +4: 50."""
+    if is_wild(card):
+        return 50
+    sym = card_symbol(card)
+    return int(sym) if sym.isdigit() else 20
+
+
+def round_gains(variant: str, hands, winner: int) -> list[int]:
+    """L14. winner_scores: the round's winner scores the points of all cards left in the
+    other hands. L15. own_hand: every seat scores the points of its own hand."""
+    points = [sum(card_points(c) for c in h) for h in hands]
+    if variant == "own_hand":
+        return points
+    return [sum(points) if s == winner else 0 for s in range(len(hands))]
+
+
+def match_format(options: dict):
+    """L14/L15/L16. The match ends when a seat reaches the target (500); winner_scores
+    ranks most points first, own_hand fewest first; equal points share a place."""
+    if options["variant"] == "own_hand":
+        return core.FewestWhenTarget(options["target"])
+    return core.FirstToTarget(options["target"])
+
+
+# --------------------------------------------------------------------------
+# State
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class State:
+    seats: int
+    seed: str
+    options: dict
+    counter: int = 0
+    round: int = 0
+    dealer: int = 0
+    hands: tuple = ()
+    draw: tuple = ()          # top first
+    discard: tuple = ()       # top last
+    color: str | None = None  # the colour in force (None until a Wild starter is named)
+    direction: int = 1
+    turn: int | None = None
+    phase: str = "deal"       # deal | color | play | drawn | respond | scored | over
+    pending: str | None = None  # the drawn card the turn seat must play (L6)
+    called: tuple = ()
+    window: int | None = None   # the seat that may be caught (L10)
+    w4: tuple | None = None     # (seat, hand after, top before, colour before) of a Wild +4
+    shown: tuple | None = None  # (challenger, hand) (L9)
+    scores: tuple = ()
+    over: bool = False
+    result: dict | None = None
+
+    @property
+    def top(self) -> str | None:
+        return self.discard[-1] if self.discard else None
+
+
+def replace(state: State, **changes) -> State:
+    """``dataclasses.replace`` without re-running ``__init__`` (5x faster; states are frozen)."""
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+def _turn_move(state: State, seat: int, **changes) -> State:
+    """A turn move closes the catch window (L10) and ends the mover's ``shown_hand`` (L9)."""
+    shown = state.shown
+    if shown is not None and shown[0] == seat:
+        shown = None
+    changes.setdefault("window", None)
+    return replace(state, shown=shown, **changes)
+
+
+def _set(tup: tuple, i: int, value) -> tuple:
+    return tup[:i] + (value,) + tup[i + 1:]
+
+
+def _without(hand: tuple, card: str) -> tuple:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1:]
+
+
+# --------------------------------------------------------------------------
+# apply: trusts the event
+# --------------------------------------------------------------------------
+
+def _on_match_started(state, e):
+    n = e["seats"]
+    return State(seats=n, seed=e["seed"], options=dict(e["options"]),
+                 hands=((),) * n, called=(False,) * n, scores=(0,) * n)
+
+
+def _on_round_dealt(state, e):
+    n, deck = state.seats, e["deck"]
+    hands = tuple(sort_hand(deck[HAND_SIZE * s:HAND_SIZE * (s + 1)]) for s in range(n))
+    starter = deck[HAND_SIZE * n]
+    return replace(state, counter=state.counter + 1, round=e["round"], dealer=e["dealer"],
+                   hands=hands, discard=(starter,), draw=tuple(deck[HAND_SIZE * n + 1:]),
+                   color=card_color(starter), direction=1, turn=None, phase="deal",
+                   pending=None, called=(False,) * n, window=None, w4=None, shown=None)
+
+
+def _on_starter_reshuffled(state, e):
+    pile = e["pile"]
+    return replace(state, counter=state.counter + 1, discard=(pile[0],), draw=tuple(pile[1:]),
+                   color=card_color(pile[0]))
+
+
+def _on_starter_turned(state, e):
+    return state  # the starter is already on the discard pile; this event shows it
+
+
+def _on_direction_reversed(state, e):
+    return replace(state, direction=-state.direction)
+
+
+def _on_turn_started(state, e):
+    return replace(state, turn=e["turn"], phase=e["phase"], pending=None)
+
+
+def _on_color_named(state, e):
+    return _turn_move(state, e["seat"], color=e["color"], phase="play")
+
+
+def _on_card_played(state, e):
+    seat, card = e["seat"], e["card"]
+    hand = _without(state.hands[seat], card)
+    called = call_counts(hand, e.get("call", False))
+    w4 = (seat, hand, state.top, state.color) if card == WILD_DRAW_FOUR else None
+    return _turn_move(state, seat, hands=_set(state.hands, seat, hand),
+                      discard=state.discard + (card,), color=e.get("color") or card_color(card),
+                      called=_set(state.called, seat, called),
+                      window=seat if len(hand) == 1 and not called else None,
+                      pending=None, phase="play", w4=w4)
+
+
+def _on_cards_drawn(state, e):
+    seat, cards = e["seat"], e["cards"]
+    if e["reason"] == "draw":
+        state = _turn_move(state, seat)
+    hand = sort_hand(state.hands[seat] + tuple(cards))
+    changes = dict(hands=_set(state.hands, seat, hand), draw=state.draw[len(cards):])
+    if len(hand) > 1:
+        changes["called"] = _set(state.called, seat, False)
+        if state.window == seat:
+            changes["window"] = None
+    if e.get("must_play"):
+        changes.update(pending=cards[-1], phase="drawn")
+    return replace(state, **changes)
+
+
+def _on_pile_reshuffled(state, e):
+    return replace(state, counter=state.counter + 1, draw=state.draw + tuple(e["pile"]),
+                   discard=state.discard[-1:])
+
+
+def _on_livol_called(state, e):
+    seat = e["seat"]
+    return replace(state, called=_set(state.called, seat, True),
+                   window=None if state.window == seat else state.window)
+
+
+def _on_seat_caught(state, e):
+    return replace(state, window=None)
+
+
+def _on_wild_draw_four_accepted(state, e):
+    return _turn_move(state, e["seat"], w4=None)
+
+
+def _on_challenged(state, e):
+    state = _turn_move(state, e["seat"], w4=None)
+    return replace(state, shown=(e["seat"], tuple(e["hand"])))
+
+
+def _on_round_scored(state, e):
+    return replace(state, scores=tuple(e["scores"]), turn=None, phase="scored", pending=None,
+                   window=None)
+
+
+def _on_match_ended(state, e):
+    return replace(state, over=True, turn=None, phase="over", window=None,
+                   result={"ranking": [list(p) for p in e["ranking"]], "scores": list(e["scores"])})
+
+
+APPLY = {name[4:]: fn for name, fn in dict(globals()).items() if name.startswith("_on_")}
+
+
+# --------------------------------------------------------------------------
+# play: validates and records every consequence
+# --------------------------------------------------------------------------
+
+class _Record:
+    """Events being recorded by one ``play``, applied to a scratch state as they come."""
+
+    def __init__(self, game: "Livol", state: State):
+        self.game, self.state, self.events = game, state, []
+
+    def emit(self, event: dict) -> None:
+        self.events.append(event)
+        self.state = self.game.apply(self.state, event)
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        st = self.state
+        return (seat + steps * st.direction) % st.seats
+
+    # L11 ------------------------------------------------------------------
+    def reshuffle(self) -> bool:
+        """L11. When a card must be drawn and the draw pile is empty, all discards but the
+        top card are shuffled into a new draw pile."""
+        st = self.state
+        if len(st.discard) <= 1:
+            return False
+        pile = core.shuffled(st.seed, st.counter, st.discard[:-1])
+        self.emit({"type": "pile_reshuffled", "size": len(pile), "pile": pile})
+        return True
+
+    def forced_draw(self, seat: int, n: int, reason: str, final: bool = False) -> None:
+        """L11. A forced draw takes as many cards as remain after that; the rest is forgiven."""
+        first = list(self.state.draw[:n])
+        if first:
+            self.emit(_drawn(seat, first, reason, final=final))
+        rest = n - len(first)
+        if rest > 0 and self.reshuffle():
+            more = list(self.state.draw[:rest])
+            if more:
+                self.emit(_drawn(seat, more, reason, final=final))
+
+    def draw_until_playable(self, seat: int) -> None:
+        """L6. One draw move draws one card at a time until a playable card is drawn; if the
+        draw pile and the reshuffled discards run out first, the turn passes."""
+        top, color = self.state.top, self.state.color
+        emitted = False
+        while True:
+            pile = self.state.draw
+            hit = next((i for i, c in enumerate(pile) if stops_drawing(c, top, color)), None)
+            if hit is not None:
+                self.emit(_drawn(seat, list(pile[:hit + 1]), "draw", must_play=True))
+                return
+            if pile:
+                self.emit(_drawn(seat, list(pile), "draw"))
+                emitted = True
+            if not self.reshuffle():
+                break
+        if not emitted:
+            self.emit(_drawn(seat, [], "draw"))
+        self.start_turn(self.next_seat(seat))
+
+    # turns ------------------------------------------------------------------
+    def start_turn(self, seat: int, phase: str = "play") -> None:
+        self.emit({"type": "turn_started", "turn": seat, "phase": phase})
+
+    def after_play(self, seat: int, card: str) -> None:
+        """The effect of a played card (L4, L5, L7, L8, L12)."""
+        st = self.state
+        if round_is_over(st.hands[seat]):
+            n = cards_to_draw(card)
+            if n:
+                self.forced_draw(self.next_seat(seat), n, "plus_two" if n == 2 else "wild_draw_four",
+                                 final=True)
+            self.end_round(seat)
+            return
+        sym = card_symbol(card)
+        if card == WILD_DRAW_FOUR:
+            self.start_turn(self.next_seat(seat), "respond")
+        elif sym == "+2":
+            victim = self.next_seat(seat)
+            self.forced_draw(victim, 2, "plus_two")
+            self.start_turn(self.next_seat(victim))
+        elif sym == "skip":
+            self.start_turn(self.next_seat(seat, 2))
+        elif sym == "rev":
+            if reverse_acts_as_skip(st.seats):
+                self.start_turn(self.next_seat(seat, 2))
+            else:
+                self.emit({"type": "direction_reversed", "seat": seat})
+                self.start_turn(self.next_seat(seat))
+        else:
+            self.start_turn(self.next_seat(seat))
+
+    # rounds -------------------------------------------------------------
+    def deal(self, round_no: int, deck: list[str]) -> None:
+        st = self.state
+        dealer = dealer_of_round(round_no, st.seats)
+        self.emit({"type": "round_dealt", "round": round_no, "dealer": dealer, "deck": list(deck)})
+        while starter_goes_back(self.state.top):
+            st = self.state
+            pile = core.shuffled(st.seed, st.counter, st.discard + st.draw)
+            self.emit({"type": "starter_reshuffled", "size": len(pile), "pile": pile})
+        self.emit({"type": "starter_turned", "card": self.state.top})
+        self.apply_starter(dealer)
+
+    def apply_starter(self, dealer: int) -> None:
+        """L3. Start card: +2: the first player draws 2 and loses the turn. Skip: the first
+        player loses the turn. Reverse: the direction reverses and the dealer plays first
+        (with 2 seats: the dealer plays first and the direction stays). Wild: the first
+        player names the colour, then plays normally."""
+        st = self.state
+        first = first_player(dealer, st.seats)
+        sym = card_symbol(st.top)
+        if sym == "+2":
+            self.forced_draw(first, 2, "plus_two")
+            self.start_turn(self.next_seat(first))
+        elif sym == "skip":
+            self.start_turn(self.next_seat(first))
+        elif sym == "rev":
+            if not reverse_acts_as_skip(st.seats):
+                self.emit({"type": "direction_reversed"})
+            self.start_turn(dealer)
+        elif st.top == WILD:
+            self.start_turn(first, "color")
+        else:
+            self.start_turn(first)
+
+    def end_round(self, winner: int) -> None:
+        st = self.state
+        points = [sum(card_points(c) for c in h) for h in st.hands]
+        gains = round_gains(st.options["variant"], st.hands, winner)
+        scores = [a + b for a, b in zip(st.scores, gains)]
+        self.emit({"type": "round_scored", "round": st.round, "winner": winner,
+                   "points": points, "gains": gains, "scores": scores})
+        fmt = match_format(st.options)
+        if fmt.is_over(scores):
+            self.emit({"type": "match_ended", "ranking": fmt.ranking(scores), "scores": scores})
+        else:
+            st = self.state
+            self.deal(st.round + 1, core.shuffled(st.seed, st.counter, DECK))
+
+
+def _drawn(seat: int, cards: list[str], reason: str, must_play: bool = False,
+           final: bool = False) -> dict:
+    e = {"type": "cards_drawn", "seat": seat, "count": len(cards), "cards": cards, "reason": reason}
+    if must_play:
+        e["must_play"] = True
+    if final:
+        e["final"] = True
+    return e
+
+
+def _illegal(code: str, message: str, rule: str | None = None):
+    raise IllegalMove(code, message, rule)
+
+
+def _check_keys(move: dict, allowed) -> None:
+    extra = set(move) - set(allowed)
+    if extra:
+        _illegal("malformed_move", f"unexpected field(s) {sorted(extra)} in a {move['type']} move")
+
+
+# --------------------------------------------------------------------------
+# The game object
+# --------------------------------------------------------------------------
+
+class Livol(core.Game):
+    name = NAME
+    MIN_SEATS = MIN_SEATS
+    MAX_SEATS = MAX_SEATS
+    MAX_EVENTS = MAX_EVENTS
+
+    def cards(self) -> list[str]:
+        return list(DECK)
+
+    # -- opening ---------------------------------------------------------
+    def start(self, seats, seed, options=None, deck=None) -> list[dict]:
+        core.check_seats(seats, MIN_SEATS, MAX_SEATS, NAME)
+        merged = core.check_options(options, OPTIONS, NAME)
+        stacked = core.check_deck(deck, DECK, NAME)
+        if not isinstance(seed, str):
+            raise ValueError("livol: the seed is a string")
+        rec = _Record(self, None)
+        rec.emit({"type": "match_started", "seats": seats, "options": merged, "seed": seed})
+        rec.deal(1, stacked if stacked is not None else core.shuffled(seed, rec.state.counter, DECK))
+        return rec.events
+
+    def apply(self, state, event):
+        return APPLY[event["type"]](state, event)
+
+    # -- moves -------------------------------------------------------------
+    def legal_moves(self, state: State, seat: int) -> list[dict]:
+        if state is None or state.over or not isinstance(seat, int) or not 0 <= seat < state.seats:
+            return []
+        moves: list[dict] = []
+        if seat == state.turn:
+            moves += self._turn_moves(state, seat)
+        if may_call(state.hands[seat], state.called[seat]):
+            moves.append({"type": "call"})
+        if state.window is not None and state.window != seat:
+            moves.append({"type": "catch", "target": state.window})
+        return moves
+
+    def _turn_moves(self, st: State, seat: int) -> list[dict]:
+        if st.phase == "color":
+            return [{"type": "color", "color": c} for c in COLORS]
+        if st.phase == "respond":
+            return [{"type": "accept"}, {"type": "challenge"}]
+        if st.phase == "drawn":
+            cards = [st.pending]
+        elif st.phase == "play":
+            hand = st.hands[seat]
+            cards = [c for c in dict.fromkeys(hand) if card_matches(c, st.top, st.color)]
+            if not cards:
+                return [{"type": "draw"}]
+        else:
+            return []
+        out = []
+        for c in cards:
+            forms = [{"type": "play", "card": c, "color": k} for k in COLORS] if is_wild(c) \
+                else [{"type": "play", "card": c}]
+            for m in forms:
+                out.append(m)
+                out.append({**m, "call": True})
+        return out
+
+    def play(self, state: State, seat: int, move) -> list[dict]:
+        if state is not None and state.over:
+            _illegal("match_over", "the match is over")
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            _illegal("malformed_move", "a move is a JSON object with a 'type'")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
+            _illegal("malformed_move", f"no seat {seat!r} at this table")
+        handler = getattr(self, f"_move_{move['type']}", None)
+        if handler is None:
+            _illegal("malformed_move", f"unknown move type {move['type']!r}")
+        rec = _Record(self, state)
+        handler(rec, seat, move)
+        return rec.events
+
+    def _need_turn(self, st: State, seat: int, what: str) -> None:
+        if st.turn != seat:
+            _illegal("not_your_turn", f"seat {seat} cannot {what}: it is seat {st.turn}'s turn", "L2")
+
+    def _move_play(self, rec: _Record, seat: int, move: dict) -> None:
+        _check_keys(move, PLAY_KEYS)
+        card, color, call = move.get("card"), move.get("color"), move.get("call", False)
+        if not isinstance(card, str):
+            _illegal("malformed_move", "a play names a 'card'")
+        if card not in ORDER:
+            _illegal("unknown_card", f"no card {card!r} in LIVOL", "L1")
+        if not isinstance(call, bool):
+            _illegal("malformed_move", "'call' is true or false", "L10")
+        if color is not None and color not in COLORS:
+            _illegal("malformed_move", f"a colour is one of {', '.join(COLORS)}", "L4")
+        st = rec.state
+        self._need_turn(st, seat, "play")
+        if st.phase == "color":
+            _illegal("must_name_color", "name the colour of the Wild starter first", "L3")
+        if st.phase == "respond":
+            _illegal("must_respond", "accept or challenge the Wild +4", "L9")
+        if card not in st.hands[seat]:
+            _illegal("card_not_in_hand", f"seat {seat} holds no {card}")
+        if st.phase == "drawn" and card != st.pending:
+            _illegal("must_play_drawn_card", f"play the drawn {st.pending}", "L6")
+        if is_wild(card) and color is None:
+            _illegal("color_required", f"name a colour for the {card}", "L4")
+        if not is_wild(card) and color is not None:
+            _illegal("malformed_move", f"only a Wild names a colour, not {card}", "L4")
+        if not card_matches(card, st.top, st.color):
+            _illegal("card_does_not_match", f"{card} does not match {st.top} ({st.color})", "L4")
+        event = {"type": "card_played", "seat": seat, "card": card, "call": call}
+        if color is not None:
+            event["color"] = color
+        if len(st.hands[seat]) == 1:
+            event["final"] = True
+        rec.emit(event)
+        rec.after_play(seat, card)
+
+    def _move_draw(self, rec: _Record, seat: int, move: dict) -> None:
+        _check_keys(move, ("type",))
+        st = rec.state
+        self._need_turn(st, seat, "draw")
+        self._no_pending_obligation(st)
+        if not may_draw(st.hands[seat], st.top, st.color):
+            _illegal("playable_card_held", "no drawing while holding a playable card", "L6")
+        rec.draw_until_playable(seat)
+
+    def _no_pending_obligation(self, st: State) -> None:
+        if st.phase == "color":
+            _illegal("must_name_color", "name the colour of the Wild starter first", "L3")
+        if st.phase == "respond":
+            _illegal("must_respond", "accept or challenge the Wild +4", "L9")
+        if st.phase == "drawn":
+            _illegal("must_play_drawn_card", f"play the drawn {st.pending}", "L6")
+
+    def _move_color(self, rec: _Record, seat: int, move: dict) -> None:
+        _check_keys(move, ("type", "color"))
+        if move.get("color") not in COLORS:
+            _illegal("malformed_move", f"a colour is one of {', '.join(COLORS)}", "L3")
+        st = rec.state
+        self._need_turn(st, seat, "name a colour")
+        if st.phase != "color":
+            _illegal("no_color_to_name", "a colour is named only for a Wild starter", "L3")
+        rec.emit({"type": "color_named", "seat": seat, "color": move["color"]})
+
+    def _move_call(self, rec: _Record, seat: int, move: dict) -> None:
+        _check_keys(move, ("type",))
+        st = rec.state
+        if not may_call(st.hands[seat], st.called[seat]):
+            _illegal("cannot_call", "only a seat holding one card that has not called may call", "L10")
+        rec.emit({"type": "livol_called", "seat": seat})
+
+    def _move_catch(self, rec: _Record, seat: int, move: dict) -> None:
+        _check_keys(move, ("type", "target"))
+        target = move.get("target")
+        st = rec.state
+        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < st.seats:
+            _illegal("malformed_move", "a catch names a 'target' seat", "L10")
+        if target == seat or st.window != target:
+            _illegal("nothing_to_catch", f"seat {target} cannot be caught now", "L10")
+        rec.emit({"type": "seat_caught", "seat": seat, "target": target})
+        rec.forced_draw(target, CATCH_PENALTY, "catch")
+
+    def _move_accept(self, rec: _Record, seat: int, move: dict) -> None:
+        _check_keys(move, ("type",))
+        st = rec.state
+        self._need_turn(st, seat, "accept")
+        if st.phase != "respond":
+            _illegal("nothing_to_accept", "there is no Wild +4 to accept", "L9")
+        rec.emit({"type": "wild_draw_four_accepted", "seat": seat})
+        rec.forced_draw(seat, 4, "wild_draw_four")
+        rec.start_turn(rec.next_seat(seat))
+
+    def _move_challenge(self, rec: _Record, seat: int, move: dict) -> None:
+        """L9. On a challenge the Wild +4 player's hand is shown to the challenger alone. If
+        the Wild +4 was unfair, its player draws 4 and the challenger then takes the turn
+        normally under the named colour; if fair, the challenger draws 4 and loses the turn."""
+        _check_keys(move, ("type",))
+        st = rec.state
+        self._need_turn(st, seat, "challenge")
+        if st.phase != "respond":
+            _illegal("nothing_to_challenge", "there is no Wild +4 to challenge", "L9")
+        player, hand, top, color = st.w4
+        fair = wild_draw_four_is_fair(hand, top, color)
+        rec.emit({"type": "challenged", "seat": seat, "target": player, "fair": fair,
+                  "hand": list(hand)})
+        if fair:
+            rec.forced_draw(seat, failed_challenge_cards(st.options["challenge_extra_penalty"]),
+                            "challenge")
+            rec.start_turn(rec.next_seat(seat))
+        else:
+            rec.forced_draw(player, 4, "challenge")
+            rec.start_turn(seat)
+
+    # -- what a seat sees ---------------------------------------------------
+    def _can_act(self, st: State, seat: int) -> bool:
+        if st.over:
+            return False
+        if seat == st.turn and st.phase in ("color", "respond", "drawn", "play"):
+            return True
+        if may_call(st.hands[seat], st.called[seat]):
+            return True
+        return st.window is not None and st.window != seat
+
+    def view(self, state: State, seat: int | None) -> dict:
+        st = state
+        mine = seat is not None and 0 <= seat < st.seats
+        shown = st.shown[1] if (st.shown is not None and mine and st.shown[0] == seat) else None
+        v = {
+            "game": NAME,
+            "seat": seat if mine else None,
+            "seats": st.seats,
+            "to_act": [s for s in range(st.seats) if self._can_act(st, s)],
+            "turn": st.turn,
+            "phase": st.phase,
+            "hand": list(st.hands[seat]) if mine else [],
+            "must_play": st.pending if (mine and st.turn == seat and st.phase == "drawn") else None,
+            "hand_sizes": [len(h) for h in st.hands],
+            "called": list(st.called),
+            "catchable": st.window,
+            "top": st.top,
+            "color": st.color,
+            "draw_size": len(st.draw),
+            "discard_size": len(st.discard),
+            "direction": st.direction,
+            "dealer": st.dealer,
+            "round": st.round,
+            "scores": list(st.scores),
+            "options": dict(st.options),
+            "shown_hand": list(shown) if shown is not None else None,
+            "over": st.over,
+            "outcome": self.outcome(st),
+            "hands": [list(h) for h in st.hands] if st.over else None,
+        }
+        return v
+
+    def redact(self, event: dict, seat: int | None) -> dict | None:
+        t = event["type"]
+        if t == "match_started":
+            return {k: v for k, v in event.items() if k != "seed"}
+        if t == "round_dealt":
+            out = {k: v for k, v in event.items() if k != "deck"}
+            if isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0:
+                out["hand"] = list(sort_hand(event["deck"][HAND_SIZE * seat:HAND_SIZE * (seat + 1)]))
+            return out
+        if t in ("starter_reshuffled", "pile_reshuffled"):
+            return {k: v for k, v in event.items() if k != "pile"}
+        if event.get("final"):
+            # The round's last card and the last forced draw: by the time anyone reads
+            # them, the next round is dealt and these codes may sit in hidden hands.
+            return {k: v for k, v in event.items() if k not in ("card", "cards")}
+        if t == "cards_drawn" and event["seat"] != seat:
+            return {k: v for k, v in event.items() if k != "cards"}
+        if t == "challenged" and event["seat"] != seat:
+            return {k: v for k, v in event.items() if k != "hand"}
+        return event
+
+    def outcome(self, state: State):
+        if state is None or not state.over:
+            return None
+        return {"ranking": [list(p) for p in state.result["ranking"]],
+                "scores": list(state.result["scores"])}
+
+    # -- protocol-test hooks ------------------------------------------------
+    def all_cards(self, state: State) -> list[str]:
+        out = [c for h in state.hands for c in h]
+        return out + list(state.draw) + list(state.discard)
+
+    def hidden_cards(self, state: State, seat: int | None) -> list[str]:
+        if state.over:
+            return []
+        hidden = Counter(state.draw)
+        for s, h in enumerate(state.hands):
+            if s != seat:
+                hidden.update(h)
+        if state.shown is not None and state.shown[0] == seat:
+            hidden -= Counter(state.shown[1])
+        return list(hidden.elements())
+
+
+GAME = Livol()

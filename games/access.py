@@ -1,0 +1,37 @@
+"""``access_*`` helpers: fetch and authorise in one call, so no view forgets a check."""
+from __future__ import annotations
+
+from games.errors import MatchNotFound, NotSignedIn, SeatForbidden
+from games.models import Match
+
+
+def access_match(user, match_id) -> Match:
+    """A match any signed-in user may watch (as a spectator: views hide every hand)."""
+    if not getattr(user, "is_authenticated", False):
+        raise NotSignedIn()
+    try:
+        return Match.objects.get(pk=int(match_id))
+    except (Match.DoesNotExist, TypeError, ValueError):
+        raise MatchNotFound(match_id=str(match_id)) from None
+
+
+def seats_of(user, match: Match) -> list[int]:
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return sorted(match.seats.filter(user=user).values_list("index", flat=True))
+
+
+def access_seat(user, match_id, seat: int | None = None) -> tuple[Match, int]:
+    """The match and a seat the user holds; ``seat=None`` means the user's first seat.
+
+    Raises ``NotSignedIn`` (401), ``MatchNotFound`` (404) or ``SeatForbidden`` (403).
+    """
+    match = access_match(user, match_id)
+    held = seats_of(user, match)
+    if seat is None:
+        if not held:
+            raise SeatForbidden()
+        return match, held[0]
+    if seat not in held:
+        raise SeatForbidden(seat=seat)
+    return match, seat

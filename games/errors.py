@@ -1,0 +1,69 @@
+"""Domain errors of the match layer, each with a stable code and an HTTP status.
+
+``engine.IllegalMove`` is the other error a move can meet; ``http_error`` maps
+both to one JSON shape: ``{"code", "rule", "message"}``.
+"""
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from engine import IllegalMove
+
+
+class MatchError(Exception):
+    code = "match_error"
+    status = 400
+    message = _("The request could not be carried out.")
+
+    def __init__(self, message=None, **details):
+        self.message = message or self.message
+        self.details = details
+        super().__init__(str(self.message))
+
+
+class MatchNotFound(MatchError):
+    code = "match_not_found"
+    status = 404
+    message = _("No such match.")
+
+
+class SeatForbidden(MatchError):
+    code = "not_your_seat"
+    status = 403
+    message = _("You do not hold that seat.")
+
+
+class NotSignedIn(MatchError):
+    code = "not_signed_in"
+    status = 401
+    message = _("Sign in first.")
+
+
+class StaleSequence(MatchError):
+    code = "stale_seq"
+    status = 409
+    message = _("The match has moved on since you looked: reload and try again.")
+
+
+class MatchNotRunning(MatchError):
+    code = "match_over"
+    status = 409
+    message = _("The match is not running.")
+
+
+class MalformedRequest(MatchError):
+    code = "malformed_move"
+    status = 400
+    message = _("The move is not valid JSON of the expected shape.")
+
+
+ILLEGAL_MOVE_STATUS = {"malformed_move": 400, "unknown_card": 400}
+
+
+def http_error(exc: Exception) -> tuple[int, dict]:
+    """The status and JSON body for a domain error or an illegal move."""
+    if isinstance(exc, IllegalMove):
+        return ILLEGAL_MOVE_STATUS.get(exc.code, 422), {"code": exc.code, "rule": exc.rule, "message": exc.message}
+    if isinstance(exc, MatchError):
+        return exc.status, {"code": exc.code, "rule": None, "message": str(exc.message), **exc.details}
+    raise TypeError(exc)

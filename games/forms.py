@@ -1,0 +1,36 @@
+"""The new-match form: a game, how many seats, and which bots fill them."""
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from engine import registry
+from games.models import GAME_CHOICES
+
+SEAT_RANGE = {"livol": (2, 6), "uno_flip": (2, 10), "karuselis": (2, 4), "iota": (2, 4), "cardavia": (3, 6)}
+DEFAULT_SEATS = {"livol": 3, "uno_flip": 3, "karuselis": 2, "iota": 2, "cardavia": 4}
+
+
+class NewMatchForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial="livol")
+    seats = forms.IntegerField(label=_("Seats (you and bots)"), min_value=2, max_value=10, initial=3)
+    bot = forms.ChoiceField(label=_("Bots"), choices=[("greedy", _("greedy")), ("random", _("random"))],
+                            initial="greedy")
+    target = forms.IntegerField(label=_("Target points (empty: the game's default)"), required=False, min_value=1)
+
+    def clean(self):
+        data = super().clean()
+        game, seats = data.get("game"), data.get("seats")
+        if game and seats:
+            low, high = SEAT_RANGE.get(game, (2, 10))
+            if not low <= seats <= high:
+                raise forms.ValidationError(_("%(game)s is played by %(low)d to %(high)d seats.")
+                                            % {"game": dict(GAME_CHOICES)[game], "low": low, "high": high})
+        if game not in registry.names():
+            raise forms.ValidationError(_("Unknown game."))
+        return data
+
+    def options(self) -> dict:
+        target = self.cleaned_data.get("target")
+        game = self.cleaned_data["game"]
+        return {"target": target} if target and game in {"livol", "uno_flip", "karuselis"} else {}

@@ -1,0 +1,151 @@
+"""Matches, seats and the append-only, hash-chained event store.
+
+Writes go only through ``games.services``; the database refuses UPDATE and
+DELETE of events on PostgreSQL (a pgtrigger ``Protect`` trigger).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+import pgtrigger
+
+from engine import registry
+
+GAME_LABELS = {"cardavia": "Cardavia", "iota": "IOTA", "karuselis": "Karuselis", "livol": "LIVOL", "uno_flip": "UNO FLIP"}
+GAME_CHOICES = [(name, GAME_LABELS[name]) for name in registry.names()]
+
+# Store-level event written when a match ends: the seed, for anyone to check
+# against the commitment. It is not an engine event and is never folded.
+SEED_REVEALED = "seed_revealed"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.RUNNING, db_index=True)
+    seed = models.CharField(_("seed"), max_length=128, editable=False,
+                            help_text=_("Secret until the match ends; then revealed as an event."))
+    seed_commitment = models.CharField(_("seed commitment"), max_length=64, editable=False,
+                                       help_text=_("SHA-256 of the seed, public from the start."))
+    stacked_deck = models.JSONField(_("stacked deck"), null=True, blank=True, editable=False)
+    last_seq = models.PositiveIntegerField(_("last event"), default=0)
+    last_hash = models.CharField(max_length=64, default="", editable=False)
+    result = models.JSONField(_("result"), null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{GAME_LABELS.get(self.game, self.game)} #{self.pk}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+
+class Seat(models.Model):
+    """One seat of a match, held by a person or by a bot policy."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="seats", verbose_name=_("player"))
+    bot = models.CharField(_("bot policy"), max_length=32, blank=True,
+                           help_text=_("Empty for a person; e.g. random or greedy for a bot."))
+    name = models.CharField(_("name"), max_length=80, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.CheckConstraint(condition=~(models.Q(user__isnull=False) & ~models.Q(bot="")),
+                                   name="seat_person_or_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def display_name(self) -> str:
+        if self.name:
+            return self.name
+        if self.user_id:
+            return self.user.get_username()
+        return f"{self.bot} bot {self.index}"
+
+
+class Event(models.Model):
+    """One immutable event. ``hash`` = SHA-256(prev_hash + canonical content)."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    payload = models.JSONField()
+    seat = models.SmallIntegerField(null=True, blank=True, help_text=_("The seat whose move caused it."))
+    move = models.JSONField(null=True, blank=True, help_text=_("Set on the first event of a move's batch."))
+    created_at = models.DateTimeField(auto_now_add=True)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq")]
+        triggers = [
+            pgtrigger.Protect(name="event_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.type}"
+
+
+class Snapshot(models.Model):
+    """A folded state after ``seq`` events, so a long match is not folded from event 1.
+
+    The state is pickled: it is written only by ``games.store`` from states the
+    engine built, and read back only by it.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")]
+
+
+class ApiToken(models.Model):
+    """A bearer token for outside bot clients; only its SHA-256 is stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=80)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user})"

@@ -1,0 +1,23 @@
+"""Celery tasks: ids in, look things up again, idempotent."""
+from __future__ import annotations
+
+from celery import shared_task
+from django.conf import settings
+
+from games import services
+
+
+@shared_task(name="games.bots_play", ignore_result=True)
+def bots_play(match_id: int, seq: int | None = None) -> int:
+    """Let the bots of a match move while one is to act.
+
+    A task for a position the match has already left does nothing; a task that
+    used up its budget hands on to a fresh one.
+    """
+    made, more = services.bots_advance(match_id=match_id, seq=seq, budget=settings.CARDLEAGUE_BOT_MOVES_PER_TASK)
+    if more:
+        from games.models import Match
+
+        last_seq = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
+        bots_play.delay(match_id, last_seq)
+    return made

@@ -1,0 +1,141 @@
+"""Pages: home, new match, play (htmx board), replay, audit. Thin: parse, call, render."""
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from engine import IllegalMove
+from games import selectors, services
+from games.access import access_match, access_seat, seats_of
+from games.api import parse_move
+from games.audit import match_verify
+from games.errors import MatchError, MatchNotFound, http_error
+from games.forms import DEFAULT_SEATS, NewMatchForm
+from games.models import Match
+from games.services import SeatSpec
+
+
+def home(request):
+    context = {"form": NewMatchForm(), "default_seats": DEFAULT_SEATS}
+    if request.user.is_authenticated:
+        mine = Match.objects.filter(seats__user=request.user).distinct().order_by("-created_at")
+        context["running"] = mine.filter(status=Match.Status.RUNNING)[:20]
+        context["finished"] = mine.exclude(status=Match.Status.RUNNING)[:20]
+    return render(request, "games/home.html", context)
+
+
+@login_required
+@require_POST
+def match_new(request):
+    form = NewMatchForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/home.html", {"form": form, "default_seats": DEFAULT_SEATS}, status=400)
+    data = form.cleaned_data
+    seats = [SeatSpec(user=request.user)] + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - 1)]
+    match = services.match_create(game=data["game"], seats=seats, options=form.options(), created_by=request.user)
+    return redirect("match_play", match_id=match.pk)
+
+
+def _board_context(request, match: Match) -> dict:
+    held = seats_of(request.user, match)
+    seat = held[0] if held else None
+    requested = request.GET.get("seat")
+    if requested is not None and requested.isdigit() and int(requested) in held:
+        seat = int(requested)
+    context = selectors.match_board(match, seat)
+    context["held"] = held
+    context["move_url"] = reverse("match_move", args=[match.pk]) + (f"?seat={seat}" if seat is not None else "")
+    context["board_url"] = reverse("match_board", args=[match.pk]) + (f"?seat={seat}" if seat is not None else "")
+    context["poll_url"] = reverse("match_board", args=[match.pk]) + f"?since={match.last_seq}" + (
+        f"&seat={seat}" if seat is not None else "")
+    context["game_template"] = [f"games/play/{match.game}.html", "games/play/_generic.html"]
+    context["game_css"] = f"games/{match.game}.css"
+    return context
+
+
+def _domain(fn):
+    """Map domain errors to pages: 404 for an unknown match, the status otherwise."""
+    def wrapper(request, *args, **kwargs):
+        try:
+            return fn(request, *args, **kwargs)
+        except MatchNotFound:
+            raise Http404()
+        except MatchError as exc:
+            status, body = http_error(exc)
+            return HttpResponse(f"{body['code']}: {body['message']}", status=status, content_type="text/plain")
+    wrapper.__name__ = fn.__name__
+    return wrapper
+
+
+@login_required
+@require_GET
+@_domain
+def match_play(request, match_id: int):
+    match = access_match(request.user, match_id)
+    return render(request, "games/play.html", _board_context(request, match))
+
+
+@login_required
+@require_GET
+@_domain
+def match_board(request, match_id: int):
+    match = access_match(request.user, match_id)
+    if request.GET.get("since") == str(match.last_seq):
+        return HttpResponse(status=204)  # nothing new: htmx keeps the board (and any selection) as it is
+    return render(request, "games/_board.html", _board_context(request, match))
+
+
+@login_required
+@require_POST
+@_domain
+def match_move(request, match_id: int):
+    """Submit one move from the play page; answers with the board (htmx) or a redirect."""
+    requested = request.GET.get("seat") or request.POST.get("seat")
+    seat = int(requested) if requested and requested.isdigit() else None
+    match, seat = access_seat(request.user, match_id, seat)
+    error = None
+    try:
+        move = parse_move(request.POST.get("move", ""))
+        expected = request.POST.get("expected_seq")
+        expected_seq = int(expected) if expected and expected.isdigit() else None
+        services.move_submit(match_id=match.pk, seat=seat, move=move, expected_seq=expected_seq)
+    except (IllegalMove, MatchError) as exc:
+        status, error = http_error(exc)
+        if not request.htmx:
+            return HttpResponse(f"{error['code']}: {error['message']}", status=status, content_type="text/plain")
+    if not request.htmx:
+        return redirect("match_play", match_id=match.pk)
+    match.refresh_from_db()
+    context = _board_context(request, match)
+    context["error"] = error
+    return render(request, "games/_board.html", context)
+
+
+@login_required
+@require_GET
+@_domain
+def match_replay(request, match_id: int):
+    match = access_match(request.user, match_id)
+    if match.is_running:
+        return redirect("match_play", match_id=match.pk)
+    step = request.GET.get("step", "")
+    frame = selectors.replay_frame(match, int(step) if step.lstrip("-").isdigit() else 0)
+    frame["game_template"] = [f"games/play/{match.game}.html", "games/play/_generic.html"]
+    frame["game_css"] = f"games/{match.game}.css"
+    template = "games/_replay_frame.html" if request.htmx else "games/replay.html"
+    return render(request, template, frame)
+
+
+@login_required
+@require_GET
+@_domain
+def match_audit(request, match_id: int):
+    match = access_match(request.user, match_id)
+    report = match_verify(match) if not match.is_running else None
+    held = seats_of(request.user, match)
+    events = selectors.events_for_seat(match, held[0] if held else None)
+    return render(request, "games/audit.html", {"match": match, "report": report, "events": events,
+                                                "players": selectors.players(match)})

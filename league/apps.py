@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LeagueConfig(AppConfig):
+    name = "league"
+    verbose_name = _("Clubs and leagues")
+    default_auto_field = "django.db.models.BigAutoField"

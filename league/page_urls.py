@@ -1,0 +1,2 @@
+"""Pages of the league domain: clubs, leagues, tournaments, players."""
+urlpatterns: list = []

@@ -1,0 +1,99 @@
+"""Test set-up shared by every suite.
+
+- Celery runs eagerly in the test process unless a test asks for the real
+  worker (``celery_worker_process``), which runs against the same test database.
+- Tests that need PostgreSQL, a real worker or Chromium skip with a reason
+  locally, and fail instead when ``CARDLEAGUE_REQUIRE_SERVICES=1`` (CI).
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
+os.environ.setdefault("CARDLEAGUE_VAR", os.path.join(os.path.dirname(os.path.dirname(__file__)), "var", "test"))
+
+import pytest  # noqa: E402
+
+REQUIRE = os.environ.get("CARDLEAGUE_REQUIRE_SERVICES") == "1"
+
+
+def need(condition: bool, reason: str) -> None:
+    """Skip locally when a service is missing; in CI the missing service is a failure."""
+    if not condition:
+        if REQUIRE:
+            pytest.fail(f"required in CI: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _celery_eager():
+    """Tasks run in the test process unless a test asks for the real worker."""
+    from league.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    from games import store
+
+    store.forget_cache()
+    yield
+    store.forget_cache()
+
+
+def _database_url(db: dict) -> str:
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real Celery worker process on the configured broker and the test database."""
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from django.conf import settings
+
+    root = os.path.dirname(os.path.dirname(__file__))
+    env = dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0", DATABASE_URL=_database_url(settings.DATABASES["default"]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info", "--concurrency", "2",
+         "-n", f"test-{os.getpid()}@%h", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "--without-gossip",
+         "--without-mingle", "--without-heartbeat"],
+        cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    ready = threading.Event()
+    lines: list[str] = []
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            if " ready." in line:
+                ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    if not ready.wait(60):
+        proc.kill()
+        pytest.fail("the Celery worker did not start:\n" + "".join(lines[-40:]))
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture
+def real_celery(celery_worker_process):
+    """Send tasks to the broker (not eagerly) for the duration of a test."""
+    from league.celery import app
+
+    app.conf.task_always_eager = False
+    yield celery_worker_process
+    app.conf.task_always_eager = True

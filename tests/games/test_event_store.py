@@ -1,0 +1,145 @@
+"""The event store: append-only, hash-chained, seed committed then revealed, snapshots."""
+import hashlib
+
+import pytest
+from django.db import connection
+
+from engine import registry
+from games import store
+from games.audit import match_verify
+from games.errors import StaleSequence
+from games.models import SEED_REVEALED, Event, Match, Snapshot
+from games.services import SeatSpec, bots_advance, match_create, move_submit
+from tests.conftest import need
+from tests.games.conftest import first_actor
+
+
+def test_match_create_records_the_deal_and_commits_to_the_seed(livol_match):
+    # then the events are numbered from 1 and chained from the genesis hash
+    events = list(Event.objects.filter(match=livol_match).order_by("seq"))
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert events[0].prev_hash == store.GENESIS_HASH
+    assert all(b.prev_hash == a.hash for a, b in zip(events, events[1:]))
+    assert livol_match.last_seq == events[-1].seq and livol_match.last_hash == events[-1].hash
+    assert livol_match.seed_commitment == hashlib.sha256(b"store-test").hexdigest()
+
+
+def test_a_move_appends_consecutive_events_with_the_move_on_the_first(livol_match):
+    seat, legal = first_actor(livol_match)
+    before = livol_match.last_seq
+    # when
+    rows = move_submit(match_id=livol_match.pk, seat=seat, move=legal[0], expected_seq=before)
+    # then
+    assert [r.seq for r in rows] == list(range(before + 1, before + 1 + len(rows)))
+    assert rows[0].move == legal[0] and all(r.move is None for r in rows[1:])
+    assert all(r.seat == seat for r in rows)
+    livol_match.refresh_from_db()
+    assert livol_match.last_seq == rows[-1].seq
+
+
+def test_a_stale_expected_seq_is_a_conflict_and_writes_nothing(livol_match):
+    seat, legal = first_actor(livol_match)
+    count = Event.objects.filter(match=livol_match).count()
+    with pytest.raises(StaleSequence):
+        move_submit(match_id=livol_match.pk, seat=seat, move=legal[0], expected_seq=livol_match.last_seq - 1)
+    assert Event.objects.filter(match=livol_match).count() == count
+
+
+def play_to_the_end(match):
+    """Two bots' worth of moves through the service (no Celery)."""
+    from engine.bots import choose
+    import random
+
+    game = registry.get(match.game)
+    rng = random.Random(1)
+    for _ in range(20000):
+        match.refresh_from_db()
+        if not match.is_running:
+            return
+        state = store.load_state(match)
+        seat = game.view(state, None)["turn"]
+        if seat is None:
+            seat = game.view(state, None)["to_act"][0]
+        move = choose(match.game, "greedy", game.view(state, seat), game.legal_moves(state, seat), rng, True)
+        move_submit(match_id=match.pk, seat=seat, move=move, expected_seq=match.last_seq)
+    raise AssertionError("match did not end")
+
+
+def test_the_seed_is_revealed_as_the_last_event_when_the_match_ends(people):
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1])],
+                         seed="reveal-me", options={"target": 50})
+    play_to_the_end(match)
+    match.refresh_from_db()
+    last = Event.objects.filter(match=match).order_by("-seq").first()
+    assert match.status == Match.Status.FINISHED
+    assert last.type == SEED_REVEALED and last.payload["seed"] == "reveal-me"
+    assert match.result["ranking"] and len(match.result["scores"]) == 2
+    assert match_verify(match).ok
+
+
+def test_verify_match_names_a_payload_changed_behind_the_apps_back(people):
+    match = match_create(game="livol", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")],
+                         seed="tamper", options={"target": 50})
+    bots_advance(match_id=match.pk, budget=100000)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match_verify(match).ok
+    victim = Event.objects.filter(match=match, seq=5).first()
+    payload = dict(victim.payload, tampered=True)
+    # when someone edits an event in the database directly
+    with connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            cur.execute("ALTER TABLE games_event DISABLE TRIGGER ALL")
+        cur.execute("UPDATE games_event SET payload = %s WHERE id = %s",
+                    [__import__("json").dumps(payload), victim.pk])
+        if connection.vendor == "postgresql":
+            cur.execute("ALTER TABLE games_event ENABLE TRIGGER ALL")
+    # then the audit fails at exactly that event
+    report = match_verify(match)
+    assert not report.ok and report.first_bad_seq == 5
+
+
+def test_verify_match_command_reports_ok_and_bad(people, capsys):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    match = match_create(game="livol", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="greedy")],
+                         seed="cmd", options={"target": 30})
+    bots_advance(match_id=match.pk, budget=100000)
+    call_command("verify_match", str(match.pk))
+    assert f"match {match.pk}: OK" in capsys.readouterr().out
+    with pytest.raises(CommandError):
+        call_command("verify_match", "999999")
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_update_and_delete_of_events(livol_match):
+    need(connection.vendor == "postgresql", "the append-only trigger is a PostgreSQL trigger")
+    from django.db import InternalError, transaction
+
+    event = Event.objects.filter(match=livol_match).first()
+    with pytest.raises(InternalError), transaction.atomic():
+        Event.objects.filter(pk=event.pk).update(type="edited")
+    with pytest.raises(InternalError), transaction.atomic():
+        Event.objects.filter(pk=event.pk).delete()
+    assert Event.objects.get(pk=event.pk).type == event.type
+
+
+def test_a_snapshot_gives_the_same_state_as_a_fold_from_event_one(people, settings):
+    settings.CARDLEAGUE_SNAPSHOT_EVERY = 25
+    match = match_create(game="livol", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], seed="snap")
+    bots_advance(match_id=match.pk, budget=60)
+    match.refresh_from_db()
+    assert Snapshot.objects.filter(match=match).exists()
+    store.forget_cache()
+    from_snapshot = store.load_state(match)
+    payloads = store.engine_payloads(Event.objects.filter(match=match).order_by("seq"))
+    assert from_snapshot == registry.get("livol").fold(payloads)
+
+
+def test_the_state_at_an_earlier_position_is_the_fold_up_to_it(people, settings):
+    settings.CARDLEAGUE_SNAPSHOT_EVERY = 10
+    match = match_create(game="livol", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], seed="upto")
+    bots_advance(match_id=match.pk, budget=40)
+    match.refresh_from_db()
+    payloads = [e.payload for e in Event.objects.filter(match=match, seq__lte=17).order_by("seq")]
+    assert store.load_state(match, upto=17) == registry.get("livol").fold(payloads)
