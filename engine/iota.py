@@ -16,6 +16,16 @@ seed) · ``cards_dealt`` (hands, starter, stock top first) · ``wild_recycled``
 ``passed`` (seat, count, returned) · ``cards_drawn`` (seat, cards) ·
 ``match_ended`` (reason, ranking, scores).
 
+View: ``grid`` (``[{"card", "x", "y"}]`` in reading order; a wild adds
+``candidates``), ``layout`` (``dx``, ``dy``, ``cols``, ``rows``: the CSS grid
+cell of (x, y) is column x + dx, row y + dy, one free cell around the cards),
+``scores``, ``stock_size``, ``hand_sizes``, ``shown`` (recycled wilds in hand,
+per seat), ``passes`` (in a row), ``recycled`` (this turn), ``last_play``
+(seat, cards, score), ``variant``, ``round`` (always 1: one deal), ``turn``,
+``seats``, ``over``, ``outcome``, ``to_act``, ``hand``; once over, ``hands``.
+``score_play(state, seat, cards)`` gives a play's score (for move labels);
+``view_scorer(view)`` does the same from a seat's view (for bots).
+
 Inside, a card is an int: ``colour*16 + (number-1)*4 + shape`` for the 64
 faces (the index in ``cards()``), 64 and 65 for the wilds. A wild's identity
 is a set of candidates kept as a 64-bit mask; a line's validity is checked
@@ -28,6 +38,8 @@ Decided points beyond the spec:
   draws back its own cards (and with an empty stock only the plain pass is
   left); returned cards go under the stock in the canonical card order, so the
   order of ``return`` does not matter;
+- a recycled wild is known to every seat while it stays in hand: the view lists
+  it under ``shown`` (and ``hidden_cards`` leaves it out);
 - a recycle followed by a pass is a pass and counts towards the end by passes
   (I9: ``passes`` reaches twice the seat count); a recycle needs a numbered
   card (a wild never replaces a wild);
@@ -91,10 +103,6 @@ NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 # Per face id: one bit for its colour, number and shape (I3 checks each on its own).
 _BITS = tuple((1 << (i >> 4), 1 << ((i >> 2) & 3), 1 << (i & 3)) for i in range(FACES))
 _POP = tuple(bin(m).count("1") for m in range(16))
-
-
-def is_wild(i: int) -> bool:
-    return i >= FACES
 
 
 def face_value(i: int) -> int:
@@ -188,13 +196,15 @@ def run_through(get, cell, step) -> list:
     return before
 
 
-def wild_candidates(get, wild_cells) -> list[int]:
+def wild_candidates(get, wild_cells, check_only: bool = False) -> list[int]:
     """I2. Wild cards stand for one specific card each, any of the 64 ... A wild's identity
     must fit every line it is in, and may not equal a card already in those lines (a
     card elsewhere on the grid does not matter).
 
     The candidate masks of the wilds at ``wild_cells`` (0: no identity fits). Two wilds
-    share at most one line; there their identities are solved together."""
+    share at most one line; there their identities are solved together
+    (``check_only``: stop at the first pair that fits, the masks then only tell whether
+    they are empty)."""
     masks = []
     shared = None
     for cell in wild_cells:
@@ -212,15 +222,25 @@ def wild_candidates(get, wild_cells) -> list[int]:
             mask &= fitting_faces(tuple(sorted(get(c) for c in line if c != cell)))
         masks.append(mask)
     if shared is not None and len(masks) == 2:
-        faces = [get(c) for c in shared if get(c) < FACES]
-        first, second = masks
-        masks = [0, 0]
-        for x in _bits(first):
-            ys = fitting_faces(tuple(sorted(faces + [x]))) & second & ~(1 << x)
-            if ys:
-                masks[0] |= 1 << x
-                masks[1] |= ys
+        faces = tuple(sorted(get(c) for c in shared if get(c) < FACES))
+        masks = list(wild_pair(faces, masks[0], masks[1], check_only))
     return masks
+
+
+def wild_pair(faces: tuple, first: int, second: int, check_only: bool = False) -> tuple[int, int]:
+    """I2. Two wilds in one line with the sorted ``faces``, allowed ``first`` and
+    ``second`` by their other lines: the identities each may take so that the pair fits
+    the line (two different cards)."""
+    alone = fitting_faces(faces)                       # each wild on its own must fit too
+    out0 = out1 = 0
+    for x in _bits(first & alone):
+        ys = fitting_faces(tuple(sorted(faces + (x,)))) & second & alone & ~(1 << x)
+        if ys:
+            out0 |= 1 << x
+            out1 |= ys
+            if check_only:
+                break
+    return out0, out1
 
 
 # --------------------------------------------------------------------------
@@ -296,7 +316,7 @@ def placement_problem(grid: dict, placed: dict):
             wild_lines = True
         elif not is_valid_line(ids):
             return "invalid_line", "I3", "each property must be the same on all cards of a line or different on all"
-    if wild_lines and not all(wild_candidates(get, _wild_cells(merged))):
+    if wild_lines and not all(wild_candidates(get, _wild_cells(merged), check_only=True)):
         return "wild_without_identity", "I2", "every wild must keep at least one identity that fits all its lines"
     return None
 
@@ -349,7 +369,7 @@ def enumerate_plays(grid: dict, hand: list[int]) -> list[tuple]:
         merged = dict(grid)
         merged.update(placed)
         cells = wild_cells + [c for c, i in placed.items() if i >= FACES]
-        return all(wild_candidates(merged.get, cells))
+        return all(wild_candidates(merged.get, cells, check_only=True))
 
     # one card: both of its lines
     frontier = sorted({(x + dx, y + dy) for x, y in grid for dx, dy in NEIGHBOURS} - grid.keys())
@@ -449,8 +469,11 @@ def _fill(empties, fits, faces, grid_wild, hand, wilds_fit, out) -> None:
                 step(i + 1, more)
                 continue
             wilds = [j for j, c in enumerate(chosen) if c >= FACES]
-            if grid_wild or len(wilds) > 1:
+            if grid_wild:
                 if not wilds_fit(dict(zip(empties, chosen))):
+                    continue
+            elif len(wilds) == 2:
+                if not wild_pair(more, fits[wilds[0]], fits[wilds[1]], check_only=True)[0]:
                     continue
             elif wilds and not fitting_faces(more) & fits[wilds[0]]:
                 continue
@@ -890,15 +913,25 @@ def score_play(state: State, seat: int, cards: list[dict]) -> int:
     return events[0]["score"]
 
 
-def score_from_view(view: dict, cards: list[dict]) -> int:
-    """The score of a play as a seat can work it out from its own view (for bots): the
-    grid, its hand size and the stock size. Assumes the play is legal; ignores ``kids``."""
+def view_scorer(view: dict):
+    """A function ``cards -> score`` for plays as a seat can work them out from its own
+    view (for bots): the grid, its hand size and the stock size, doublings included.
+    Assumes the play is legal; ignores ``kids``."""
     grid = {(p["x"], p["y"]): INDEX[p["card"]] for p in view["grid"]}
-    placed = {(p["x"], p["y"]): INDEX[p["card"]] for p in cards}
-    grid.update(placed)
-    lines = touched_lines(grid.get, list(placed))
-    final = is_final_play(len(placed), len(view["hand"]), view["stock_size"])
-    return turn_score(grid.get, lines, len(placed), final)[0]
+    hand_size, stock_size = len(view["hand"]), view["stock_size"]
+
+    def score(cards: list[dict]) -> int:
+        placed = {(p["x"], p["y"]): INDEX[p["card"]] for p in cards}
+
+        def get(cell):
+            i = placed.get(cell)
+            return grid.get(cell) if i is None else i
+
+        lines = touched_lines(get, list(placed))
+        final = is_final_play(len(placed), hand_size, stock_size)
+        return turn_score(get, lines, len(placed), final)[0]
+
+    return score
 
 
 GAME = Iota()
