@@ -50,11 +50,33 @@ deals are shuffled from the seed with ``core.shuffled(seed, counter, cards())``
 and the order is written into ``cards_dealt``; ``apply`` advances the counter on
 every deal.
 
+Events (every one JSON-ready; ``seat`` is the seat that caused it):
+``match_started`` {seats, options, seed} · ``cards_dealt`` {round, dealer,
+resting, order (turn order, dealer last), deck} · ``deal_skipped`` {round,
+resting} · ``fool_knocked`` {seat, card} · ``turn_passed`` {seat} ·
+``card_kept`` {seat} · ``swap_asked`` {seat, target: a seat, or null for the
+stock} · ``swap_refused`` {seat (the matador's holder), card, asker} ·
+``cards_swapped`` {seat (the asker), target, gave, got} · ``stock_drawn``
+{seat, card} (a matador, shown and set aside) · ``stock_exchanged`` {seat,
+gave, got} · ``life_lost`` {seat, lives (left), rule, card (for a chop)} ·
+``seat_eliminated`` {seat, round} · ``swaps_undone`` {seat (the Cat's holder,
+null for the stock's Cat), swaps: [[asker, target]…] newest first} ·
+``deal_settled`` {round, cards (per seat, null for non-participants), losers,
+rest (the seats resting next deal)} · ``deal_ended`` {round} (C8, no
+settlement) · ``match_ended`` {ranking, scores}.
+
+View keys beyond ENGINE.md's: ``participants`` (turn order, dealer last),
+``set_aside``, ``stock_size``, ``last_log`` (the previous deal's log, with its
+settlement), ``seat``, and after the match ``hands`` (every seat's card).
+
 What a seat knows (``view``/``redact``): its own card; face-up cards; who asked
 whom, refusals and the refusing matador; lives; in a swap, both swappers see
 both cards (each received one and knew the one it gave), third parties neither;
 in a stock exchange only the asker sees its cards; the settlement shows every
-participant's card. ``hidden_cards`` (protocol-test hook) lists the codes of
+participant's card. ``redact`` drops the seed from ``match_started``, turns
+``cards_dealt``'s deck into the seat's own ``card`` and the ``stock_size``, and
+drops ``gave``/``got`` from the swaps and exchanges a seat was not part of.
+``hidden_cards`` (protocol-test hook) lists the codes of
 the cards out of the seat's sight (the stock, other seats' face-down cards),
 leaving out the codes the seat was legitimately shown in this deal or the one
 before it, or at the last settlement: its view shows the last deal's log and
@@ -85,7 +107,7 @@ FOOL, CAT, CUCKOO = "FOOL", "CAT", "CUCKOO"
 DEFAULT_LIVES = 3
 MAX_LIVES = 10
 OPTIONS = {"lives": (DEFAULT_LIVES, lambda v: core.positive_int(v) and v <= MAX_LIVES)}
-MATCH_FORMAT = core.Elimination(lives=DEFAULT_LIVES)
+MATCH_FORMAT = core.Elimination(lives=DEFAULT_LIVES)     # the option ``lives`` replaces the count
 MOVES = ("keep", "ask")
 # Every played deal costs at least one life (a settlement always has a loser;
 # a deal ends early only after a chop) and a skipped deal only follows a played
@@ -244,10 +266,10 @@ def match_is_over(lives) -> bool:
     return sum(1 for n in lives if n > 0) <= 1
 
 
-def final_ranking(lives: int, out_round) -> list[list[int]]:
+def final_ranking(options: dict, out_round) -> list[list[int]]:
     """C12. The others rank by the deal in which they went out (later is better; out in the
     same deal shares a place). If all remaining seats go out together, they share first place."""
-    return core.Elimination(lives=lives).ranking(list(out_round))
+    return replace(MATCH_FORMAT, lives=options["lives"]).ranking(list(out_round))
 
 
 # --------------------------------------------------------------------------
@@ -290,7 +312,7 @@ class _Run:
         """C12, then C2: end the match, or deal again."""
         s = self.state
         if match_is_over(s.lives):
-            ranking = final_ranking(s.options["lives"], s.out_round)
+            ranking = final_ranking(s.options, s.out_round)
             self.emit({"type": "match_ended", "ranking": ranking, "scores": list(s.lives)})
         else:
             self.deal(resting)
@@ -540,10 +562,10 @@ class Cardavia(core.Game):
                 out["card"] = event["deck"][order.index(seat)]
             out["stock_size"] = len(event["deck"]) - len(order)
             return out
-        if kind == "cards_swapped" and seat not in (event["seat"], event["target"]):
-            return {k: v for k, v in event.items() if k not in ("gave", "got")}
-        if kind == "stock_exchanged" and seat != event["seat"]:
-            return {k: v for k, v in event.items() if k not in ("gave", "got")}
+        if kind in ("cards_swapped", "stock_exchanged"):
+            parties = (event["seat"], event["target"]) if kind == "cards_swapped" else (event["seat"],)
+            if seat not in parties:
+                return {k: v for k, v in event.items() if k not in ("gave", "got")}
         return event
 
     def view(self, state, seat) -> dict:
