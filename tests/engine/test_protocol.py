@@ -93,6 +93,12 @@ def play_random_match(game, seats, seed, check=True):
         for event in new:
             assert isinstance(event.get("type"), str)
             state = game.apply(state, event)
+            if check and game.outcome(state) is None:
+                # each redacted event is judged against the state right after it
+                for s in [None, *range(seats)]:
+                    redacted = game.redact(event, s)
+                    if redacted is not None:
+                        assert_no_leak(game, state, s, redacted, seed, f"redacted {event['type']}")
         events.extend(new)
         moves.append((seat, move))
         if check:
@@ -104,8 +110,6 @@ def play_random_match(game, seats, seed, check=True):
                     if s is not None:
                         assert "hand" in v
                     assert_no_leak(game, state, s, v, seed, "view")
-                    redacted = [r for e in new if (r := game.redact(e, s)) is not None]
-                    assert_no_leak(game, state, s, redacted, seed, "redacted events")
         step += 1
     return events, moves, state
 
