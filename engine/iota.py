@@ -46,10 +46,9 @@ Decided points beyond the spec:
 - legal plays list their cards sorted by (x, y); ``play`` accepts any order;
 - ``kids``: plays score 0, and the outcome's ``scores`` are the cards left in
   each hand (fewer is better);
-- the view's wild ``candidates`` are identities, not cards that lie anywhere,
-  so they are written as ``[colour, number, shape]`` triples (``["R", 1,
-  "C"]``) rather than as card codes: a code in a view means a card the seat
-  can see.
+- the view's wild ``candidates`` are the card codes the wild may stand for
+  (identities, not cards that lie anywhere: the protocol test's leak check
+  skips them).
 """
 from __future__ import annotations
 
@@ -108,11 +107,6 @@ _POP = tuple(bin(m).count("1") for m in range(16))
 def face_value(i: int) -> int:
     """I2. Wild cards ... have face value 0 (a face's value is its number)."""
     return 0 if i >= FACES else ((i >> 2) & 3) + 1
-
-
-def identity(i: int) -> list:
-    """A face as ``[colour, number, shape]`` (how the view names a wild's candidates)."""
-    return [COLOURS[i >> 4], ((i >> 2) & 3) + 1, SHAPES[i & 3]]
 
 
 def _bits(mask: int):
@@ -838,7 +832,7 @@ class Iota(core.Game):
         for (x, y), i in sorted(state.grid.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             entry = {"card": CARDS[i], "x": x, "y": y}
             if i >= FACES:
-                entry["candidates"] = [identity(f) for f in _bits(state.candidates[(x, y)])]
+                entry["candidates"] = [CARDS[f] for f in _bits(state.candidates[(x, y)])]
             grid.append(entry)
         xs = [x for x, _ in state.grid] or [0]
         ys = [y for _, y in state.grid] or [0]

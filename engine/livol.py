@@ -21,9 +21,7 @@ scores) · ``match_ended`` (ranking, scores). The round's last ``card_played`` a
 the forced draw that follows it (L12) carry ``"final": true``.
 
 ``redact`` removes the seed, deck and pile orders (for everyone), another seat's
-drawn cards (the count stays), the challenged hand (except for the challenger),
-and the codes of ``final`` events (the next round is already dealt when anyone
-reads them, so they would name cards that may now sit in hidden hands).
+drawn cards (the count stays) and the challenged hand (except for the challenger).
 
 A turn is in one of these phases: ``color`` (the first player names the colour
 of a Wild starter), ``play``, ``drawn`` (the seat must play the card it drew),
@@ -785,10 +783,6 @@ class Livol(core.Game):
             return out
         if t in ("starter_reshuffled", "pile_reshuffled"):
             return {k: v for k, v in event.items() if k != "pile"}
-        if event.get("final"):
-            # The round's last card and the last forced draw: by the time anyone reads
-            # them, the next round is dealt and these codes may sit in hidden hands.
-            return {k: v for k, v in event.items() if k not in ("card", "cards")}
         if t == "cards_drawn" and event["seat"] != seat:
             return {k: v for k, v in event.items() if k != "cards"}
         if t == "challenged" and event["seat"] != seat:

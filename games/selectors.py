@@ -38,19 +38,33 @@ MOVE_WORDS = {
 }
 
 
+def _part(value) -> str:
+    if isinstance(value, dict) and "card" in value and "x" in value:
+        return f"{value['card']} ({value['x']},{value['y']})"
+    if isinstance(value, list):
+        return " · ".join(_part(v) for v in value) if all(isinstance(v, dict) for v in value) else \
+            "+".join(_part(v) for v in value)
+    return str(value)
+
+
 def move_label(move: dict) -> str:
-    """A short human label: the move's verb, then its details."""
+    """A short human label: the move's verb, then its details (``Play B4S (1,0) · Y2T (1,1)``)."""
     words = [str(MOVE_WORDS.get(move.get("type"), move.get("type", "?")))]
     for key, value in move.items():
         if key == "type":
             continue
-        if value is True:
-            words.append(key)
-        elif isinstance(value, (list, dict)):
-            words.append(json.dumps(value, separators=(",", ":")))
-        else:
-            words.append(str(value))
-    return " ".join(words)
+        words.append(str(MOVE_WORDS.get(key, key)) if value is True else _part(value))
+    return " ".join(w for w in words if w)
+
+
+def _play_scores(game: str, view: dict):
+    """Per-game preview of a move's score, where the game offers one (IOTA: the turn's score)."""
+    if game == "iota" and view.get("hand") is not None and not view.get("over"):
+        from engine.iota import view_scorer
+
+        scorer = view_scorer(view)
+        return lambda m: scorer(m["cards"]) if m.get("type") == "play" else None
+    return lambda m: None
 
 
 def match_board(match: Match, seat: int | None) -> dict:
@@ -59,6 +73,12 @@ def match_board(match: Match, seat: int | None) -> dict:
     game = registry.get(match.game)
     view = game.view(state, seat)
     legal = game.legal_moves(state, seat) if seat is not None and match.is_running else []
+    score_of = _play_scores(match.game, view) if legal else None
+    entries = []
+    for m in legal:
+        label, score = move_label(m), score_of(m)
+        entries.append({"move": m, "label": label if score is None else f"{label} · +{score}", "score": score,
+                        "vals": json.dumps({"move": json.dumps(m), "expected_seq": match.last_seq})})
     return {
         "match": match,
         "game": match.game,
@@ -66,8 +86,7 @@ def match_board(match: Match, seat: int | None) -> dict:
         "seq": match.last_seq,
         "view": view,
         "players": players(match),
-        "legal": [{"move": m, "label": move_label(m),
-                   "vals": json.dumps({"move": json.dumps(m), "expected_seq": match.last_seq})} for m in legal],
+        "legal": entries,
     }
 
 

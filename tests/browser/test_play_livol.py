@@ -52,6 +52,10 @@ def test_a_player_signs_in_starts_livol_against_bots_and_plays_moves(live_server
             break
         seq = int(board.get_attribute("data-seq"))
         buttons = page.locator("#board button.move:visible")
+        wilds = page.locator("#board details.wild-pick summary")
+        if buttons.count() == 0 and wilds.count() > 0:
+            wilds.first.click()  # a Wild opens its four colours
+            buttons = page.locator("#board button.move:visible")
         if buttons.count() == 0:
             page.wait_for_timeout(300)
             continue

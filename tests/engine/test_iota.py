@@ -128,19 +128,19 @@ def test_I2_a_wild_has_face_value_zero_and_keeps_its_exact_candidates():
     # a line of the starter and a wild scores the starter only
     assert events[0]["score"] == 1
     wild = [p for p in GAME.view(state, 0)["grid"] if p["card"] == "W1"][0]
-    assert len(wild["candidates"]) == 63 and ["R", 1, "C"] not in wild["candidates"]
+    assert len(wild["candidates"]) == 63 and "R1C" not in wild["candidates"]
     state, _ = act(state, 1, PASS)
     state, events = act(state, 0, play(("G3T", 2, 0)))
     assert events[0]["score"] == 1 + 0 + 3
     wild = GAME.view(state, 1)["grid"][1]
     assert wild == {"card": "W1", "x": 1, "y": 0, "candidates": [
-        ["Y", 2, "S"], ["Y", 2, "X"], ["Y", 4, "S"], ["Y", 4, "X"],
-        ["B", 2, "S"], ["B", 2, "X"], ["B", 4, "S"], ["B", 4, "X"]]}
+        "Y2S", "Y2X", "Y4S", "Y4X",
+        "B2S", "B2X", "B4S", "B4X"]}
     # a card elsewhere on the grid does not matter, a card in its lines does
     state, _ = act(state, 1, PASS)
     state, _ = act(state, 0, play(("Y2S", 1, 1)))
     wild = GAME.view(state, 1)["grid"][1]
-    assert len(wild["candidates"]) == 7 and ["Y", 2, "S"] not in wild["candidates"]
+    assert len(wild["candidates"]) == 7 and "Y2S" not in wild["candidates"]
 
 
 def test_I2_a_placement_must_leave_every_wild_an_identity():
@@ -165,8 +165,8 @@ def test_I2_two_wilds_in_one_line_are_solved_together():
     grid = GAME.view(state, None)["grid"]
     # the column pins W1 to a yellow 2 or 3, square or triangle: with the row, Y2S;
     # then the row leaves W2 only B4X
-    assert grid[1] == {"card": "W1", "x": 1, "y": 0, "candidates": [["Y", 2, "S"]]}
-    assert grid[2] == {"card": "W2", "x": 2, "y": 0, "candidates": [["B", 4, "X"]]}
+    assert grid[1] == {"card": "W1", "x": 1, "y": 0, "candidates": ["Y2S"]}
+    assert grid[2] == {"card": "W2", "x": 2, "y": 0, "candidates": ["B4X"]}
     # the same by brute force over every pair of identities
     cells = {(p["x"], p["y"]): INDEX[p["card"]] for p in grid}
     pairs = set()

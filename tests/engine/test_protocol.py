@@ -44,8 +44,9 @@ def strings_in(value) -> list[str]:
             if "/" in v:
                 out.extend(v.split("/"))
         elif isinstance(v, dict):
+            # a wild's candidates (IOTA) are identities it may stand for, not cards shown
+            stack.extend(val for key, val in v.items() if key != "candidates")
             stack.extend(v.keys())
-            stack.extend(v.values())
         elif isinstance(v, (list, tuple)):
             stack.extend(v)
     return out
