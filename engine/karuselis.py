@@ -24,9 +24,21 @@ Decided points beyond the spec (each also in its rule's function):
   300 deals, the tied leaders then sharing first place.
 - Capture moves are checked group by group: every group must be a valid K7
   group (a court capture's cards may be grouped in any way).
-- Events: ``match_started``, ``round_dealt``, ``cards_dealt`` (K5 re-deal),
-  ``cards_captured``, ``build_made``, ``card_trailed``, ``table_swept``,
-  ``table_collected`` (K12), ``round_scored``, ``match_ended``.
+
+Events: ``match_started`` (seats, options, seed) · ``round_dealt`` (round,
+dealer, deck, the table; with K4 also returned, the reshuffled stock) ·
+``cards_dealt`` (K5 re-deal: hands) · ``cards_captured`` (seat, card, groups,
+cards taken) · ``build_made`` (seat, card, onto, value, build id, raised) ·
+``card_trailed`` · ``table_swept`` (cards taken) · ``table_collected`` (K12) ·
+``round_scored`` (points, spades, cards, scores per seat) · ``match_ended``
+(ranking, scores). ``redact`` hides the seed, deck orders and other seats'
+hands; the jokers/broom sent back by K4 show as a count (they lie in the
+stock by then).
+
+``legal_moves`` lists every distinct capture (by the set of cards and builds
+taken) once: the sets of loose cards that split into disjoint groups of the
+card's value come from one pass over bitmasks (``capture_sets``), cached by
+the table's values.
 """
 from __future__ import annotations
 
@@ -46,7 +58,8 @@ COURTS = ("J", "Q", "K")
 JOKERS = ("X20", "X15", "X11")
 BROOM = "BR"
 CARDS = tuple(r + s for s in SUITS for r in RANKS) + JOKERS + (BROOM,)
-ORDER = {code: i for i, code in enumerate(CARDS)}
+# How codes are sorted inside moves and events: by rank, then suit.
+ORDER = {code: i for i, code in enumerate([r + s for r in RANKS for s in SUITS] + [*JOKERS, BROOM])}
 
 # K2: variant -> (cards left out, target, table cards)
 VARIANTS = {
@@ -58,6 +71,7 @@ VARIANTS = {
 VARIANT_CARDS = {name: tuple(c for c in CARDS if c not in out) for name, (out, _, _) in VARIANTS.items()}
 
 MIN_SEATS, MAX_SEATS = 2, 4
+MATCH_FORMAT = core.FirstToTarget  # K15, with the match's target; a tie at the top plays on
 HAND_SIZE = 4
 MAX_BUILD = 20
 MAX_TARGET = 1000
@@ -352,8 +366,7 @@ def match_is_decided(scores: tuple[int, ...], target: int, deals: int) -> bool:
     """K15. Deals continue until at least one side has reached the target at the
     end of a deal. The highest side wins; if the highest are tied, another deal
     is played (decided: never more than 300 deals)."""
-    best = max(scores)
-    return deals >= MAX_DEALS or (best >= target and scores.count(best) == 1)
+    return deals >= MAX_DEALS or (MATCH_FORMAT(target).is_over(scores) and scores.count(max(scores)) == 1)
 
 
 def next_dealer(scores: tuple[int, ...], dealer: int, seats: int) -> int:
@@ -376,7 +389,7 @@ def next_dealer(scores: tuple[int, ...], dealer: int, seats: int) -> int:
 # --------------------------------------------------------------------------
 
 def _key(item: str) -> int:
-    """Deck order for card codes, then builds by number ("b3")."""
+    """Rank-then-suit order for card codes, then builds by number ("b3")."""
     return ORDER[item] if item in ORDER else 1000 + int(item[1:])
 
 
@@ -407,7 +420,7 @@ def _per_seat(per_side, seats: int) -> list:
 
 
 def _loose_valued(state: State) -> tuple[list[str], tuple[int, ...]]:
-    """The loose cards that have a value, in deck order, and their values."""
+    """The loose cards that have a value, in ``ORDER``, and their values."""
     loose = _sorted_codes(c for c in state.table if card_value(c) is not None)
     return loose, tuple(card_value(c) for c in loose)
 
@@ -583,8 +596,8 @@ class Karuselis(core.Game):
                     for mask in sums[t - v]:
                         moves.append({"type": "build", "card": card, "onto": _bits(mask, loose),
                                       "value": t})
-                for b in state.builds:
-                    if b.owner != seat and b.value + v == t:
+                for b in state.builds:  # an owner never gets here (K10 duty), so all are others'
+                    if b.value + v == t:
                         moves.append({"type": "build", "card": card, "onto": [b.id], "value": t})
         return moves
 
@@ -695,12 +708,8 @@ class Karuselis(core.Game):
             n = s.seats
             hands = [list(s.stock[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(n)]
             return events + [{"type": "cards_dealt", "hands": hands}]
-        # The deal's last card: by the time anyone reads these events the next deal
-        # may be dealt and their codes lie in hidden hands, so redact drops them.
-        events[0] = {**event, "final": True}
         collected = last_capturer_takes_table(s)
         if collected is not None:
-            collected["final"] = True
             events.append(collected)
             s = self.apply(s, collected)
         points, spades, cards = deal_points(s.piles)
@@ -761,11 +770,6 @@ class Karuselis(core.Game):
             if seat is not None:
                 out["hand"] = event["deck"][seat * HAND_SIZE:(seat + 1) * HAND_SIZE]
             return out
-        if event.get("final"):
-            out = {k: v for k, v in event.items() if k in ("type", "seat", "final")}
-            if "cards" in event:
-                out["count"] = len(event["cards"])
-            return out
         if kind == "cards_dealt":
             out = {"type": kind, "hand_sizes": [len(h) for h in event["hands"]]}
             if seat is not None:
@@ -777,7 +781,7 @@ class Karuselis(core.Game):
         if state is None or not state.over:
             return None
         scores = _per_seat(state.scores, state.seats)
-        return {"ranking": core.rank_by_scores(scores), "scores": scores}
+        return {"ranking": MATCH_FORMAT(state.target).ranking(scores), "scores": scores}
 
     # ---- protocol hooks ---------------------------------------------------------
     def all_cards(self, state: State) -> list[str]:

@@ -47,6 +47,9 @@ def main() -> None:
     from games.services import SeatSpec, bots_advance, match_create
 
     setup_test_environment()
+    # its own throw-away database, so it never collides with a test run's
+    connection.settings_dict.setdefault("TEST", {})["NAME"] = (
+        str(connection.settings_dict["NAME"]) + "-bench" if connection.vendor == "sqlite" else "cardleague_bench")
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         def match_at(position: int) -> int:

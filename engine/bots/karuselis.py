@@ -1,0 +1,51 @@
+"""Karuselis bots (``POLICIES``): they see only the seat's view and legal moves.
+
+greedy: the capture (or sweep) worth most — K13 card points, then spades, then
+cards; otherwise the build gathering most (points, cards) for its owner's next
+turn; otherwise the least valuable trail. A sweep is kept for a table worth it
+(at least 2 points or 4 cards) unless nothing else is worth playing.
+"""
+from __future__ import annotations
+
+import random
+
+from engine.karuselis import CARD_POINTS, card_value
+
+SWEEP_WORTH = (2, 4)  # (points, cards) that make a sweep worth the broom
+
+
+def worth(cards) -> tuple[int, int, int]:
+    """(K13 card points, spades, cards) of a bunch of codes."""
+    cards = list(cards)
+    return (sum(CARD_POINTS.get(c, 0) for c in cards), sum(1 for c in cards if c.endswith("S")), len(cards))
+
+
+def _taken(move: dict, builds: dict) -> list[str]:
+    items = [x for g in move.get("groups") or move.get("onto") or [] for x in (g if isinstance(g, list) else [g])]
+    return [c for x in items for c in builds.get(x, [x])]
+
+
+def greedy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
+    if not legal:
+        return None
+    builds = {b["id"]: b["cards"] for b in view["table"]["builds"]}
+    table = list(view["table"]["cards"]) + [c for cards in builds.values() for c in cards]
+    by_type: dict[str, list[dict]] = {}
+    for move in legal:
+        by_type.setdefault(move["type"], []).append(move)
+    options = [(worth([m["card"], *_taken(m, builds)]), m) for m in by_type.get("capture", [])]
+    sweep = by_type.get("sweep")
+    if sweep and table:
+        gain = worth(table)
+        if gain[0] >= SWEEP_WORTH[0] or gain[2] >= SWEEP_WORTH[1] or not options:
+            options.append((worth(["BR", *table]), sweep[0]))
+    if options:
+        return max(options, key=lambda o: o[0])[1]
+    if "build" in by_type:
+        return max(by_type["build"], key=lambda m: worth([m["card"], *_taken(m, builds)]))
+    if "trail" in by_type:
+        return min(by_type["trail"], key=lambda m: (*worth([m["card"]]), card_value(m["card"]) or 0))
+    return legal[0]
+
+
+POLICIES = {"greedy": greedy}
