@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
-os.environ.setdefault("CARDLEAGUE_VAR", os.path.join(os.path.dirname(os.path.dirname(__file__)), "var", "test"))
 
 import pytest  # noqa: E402
 
@@ -62,7 +60,8 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     from django.conf import settings
 
     root = os.path.dirname(os.path.dirname(__file__))
-    env = dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0", DATABASE_URL=_database_url(settings.DATABASES["default"]))
+    env = dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0", DATABASE_URL=_database_url(settings.DATABASES["default"]),
+               CELERY_BROKER_URL=settings.CELERY_BROKER_URL)
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info", "--concurrency", "2",
          "-n", f"test-{os.getpid()}@%h", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "--without-gossip",
