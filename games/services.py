@@ -40,11 +40,12 @@ class SeatSpec:
 
 @transaction.atomic
 def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = None, seed: str | None = None,
-                 deck: list[str] | None = None, created_by=None) -> Match:
+                 deck: list[str] | None = None, created_by=None, wake_bots: bool = True) -> Match:
     """Open a match: seats, seed commitment, and the engine's opening events.
 
     Raises ``ValueError`` for an unknown game, bad options, a bad seat count or
-    a deck that is not a permutation of the game's cards.
+    a deck that is not a permutation of the game's cards. ``wake_bots=False``
+    leaves the bots for the caller to run (a benchmark, a tournament task).
     """
     engine_game = registry.get(game)
     seed = seed or secrets.token_hex(16)
@@ -58,7 +59,7 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
     state = engine_game.fold(payloads)
     match.save(update_fields=["last_seq", "last_hash"])
     store.remember(match, state)
-    _after_change(match, state)
+    _after_change(match, state, wake_bots=wake_bots)
     return match
 
 

@@ -24,6 +24,7 @@ def home(request):
         mine = Match.objects.filter(seats__user=request.user).distinct().order_by("-created_at")
         context["running"] = mine.filter(status=Match.Status.RUNNING)[:20]
         context["finished"] = mine.exclude(status=Match.Status.RUNNING)[:20]
+        context["recent"] = Match.objects.filter(status=Match.Status.FINISHED).order_by("-finished_at")[:10]
     return render(request, "games/home.html", context)
 
 

@@ -1,0 +1,188 @@
+"""Tournament throughput: a 16-bot, 5-round Swiss of LIVOL through Celery with 1 and 2 workers,
+and the same matches played by the raw engine in one process.
+
+    python -m tests.bench.tournament_bench [--players 16] [--rounds 5] [--target 200] [--workers 1 2]
+
+Prints figures; it does not pass or fail. By default it uses its own SQLite
+database and broker under var/bench/ (fresh each run); set DATABASE_URL and
+CELERY_BROKER_URL to measure PostgreSQL and Redis instead (it then adds its
+tournaments to that database).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _setup_environment() -> None:
+    if "DATABASE_URL" not in os.environ:
+        var = ROOT / "var" / "bench"
+        shutil.rmtree(var, ignore_errors=True)
+        os.environ["CARDLEAGUE_VAR"] = str(var)
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
+    os.environ.setdefault("CELERY_QUEUE", f"bench-{os.getpid()}")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("LOG_LEVEL", "ERROR")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _start_worker(concurrency: int) -> subprocess.Popen:
+    from django.conf import settings
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info", "--concurrency", str(concurrency),
+         "-n", f"bench-{os.getpid()}-{concurrency}@%h", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
+         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    ready = threading.Event()
+
+    def read():
+        for line in proc.stdout:
+            if " ready." in line:
+                ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    if not ready.wait(60):
+        proc.kill()
+        raise SystemExit("the Celery worker did not start")
+    return proc
+
+
+def _stop_worker(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _tournament(players: int, rounds: int, target: int, label: str):
+    from league import services
+    from league.models import Club, League, Tournament
+
+    club = Club.objects.filter(slug="bench").first() or services.club_create(name="Bench", slug="bench")
+    league = League.objects.filter(club=club).first() or services.league_create(
+        club_id=club.pk, name="LIVOL bench", game="livol", options={"target": target})
+    tournament = services.tournament_create(league_id=league.pk, name=f"bench {label} {time.time():.0f}",
+                                            format=Tournament.Format.SWISS, rounds=rounds,
+                                            options={"target": target}, seeding=Tournament.Seeding.ENTRY)
+    services.bots_add(tournament_id=tournament.pk, count=players, policy="greedy")
+    return tournament
+
+
+def run_through_celery(workers: int, players: int, rounds: int, target: int) -> dict:
+    from league import services
+    from league.models import Table, Tournament
+
+    from league.celery import app
+
+    app.conf.task_always_eager = False
+    tournament = _tournament(players, rounds, target, f"{workers}w")
+    proc = _start_worker(workers)
+    try:
+        started = time.perf_counter()
+        services.round_start(round_id=services.round_pair(tournament_id=tournament.pk).pk)
+        while True:
+            tournament.refresh_from_db()
+            if tournament.status == Tournament.Status.FINISHED:
+                break
+            time.sleep(0.05)
+        elapsed = time.perf_counter() - started
+    finally:
+        _stop_worker(proc)
+    matches = list(Table.objects.filter(round__tournament=tournament, match__isnull=False)
+                   .values_list("match_id", flat=True))
+    return {"tournament": tournament, "elapsed": elapsed, "matches": matches}
+
+
+def play_raw(match_ids: list[int]) -> tuple[float, int]:
+    """The same matches (same seeds, seats, bot decisions) played by the engine alone, in one process."""
+    import random
+
+    from engine import registry
+    from engine.bots import choose
+    from games.models import Match
+
+    jobs = []
+    for match in Match.objects.filter(pk__in=match_ids).prefetch_related("seats"):
+        policies = {s.index: s.bot for s in match.seats.all()}
+        jobs.append((match.pk, match.game, match.seed, match.options, policies, match.last_seq - 1))
+    events_total = 0
+    mismatches = 0
+    started = time.perf_counter()
+    for match_id, game_name, seed, options, policies, expected_events in jobs:
+        game = registry.get(game_name)
+        events = game.start(len(policies), seed, options=options)
+        state = game.fold(events)
+        seq = len(events)
+        while game.outcome(state) is None:
+            moved = False
+            for seat in game.view(state, None)["to_act"]:
+                view = game.view(state, seat)
+                legal = game.legal_moves(state, seat)
+                rng = random.Random(f"{match_id}:{seq}:{seat}")
+                move = choose(game_name, policies[seat], view, legal, rng, must_act=view.get("turn") == seat)
+                if move is None:
+                    continue
+                for event in game.play(state, seat, move):
+                    state = game.apply(state, event)
+                    seq += 1
+                moved = True
+                break
+            if not moved:
+                raise RuntimeError(f"match {match_id}: nobody moves")
+        events_total += seq
+        mismatches += seq != expected_events
+    elapsed = time.perf_counter() - started
+    if mismatches:
+        print(f"  note: {mismatches} replayed matches differ in length from the recorded ones")
+    return elapsed, events_total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--target", type=int, default=200, help="LIVOL target score (the game's default is 500)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    _setup_environment()
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    broker = settings.CELERY_BROKER_URL.split(":", 1)[0]
+    print(f"Swiss of {args.players} greedy LIVOL bots, {args.rounds} rounds, target {args.target}; "
+          f"database {db}, broker {broker}")
+    results = []
+    for workers in args.workers:
+        run = run_through_celery(workers, args.players, args.rounds, args.target)
+        n = len(run["matches"])
+        raw_elapsed, events = play_raw(run["matches"])
+        results.append((workers, n, run["elapsed"], raw_elapsed, events))
+        print(f"  {workers} worker{'s' if workers > 1 else ''}: {n} matches in {run['elapsed']:.1f} s = "
+              f"{n / run['elapsed']:.2f} matches/s ({events} events, {events / run['elapsed']:.0f} events/s)")
+        print(f"  raw engine, same {n} matches in one process: {raw_elapsed:.2f} s = {n / raw_elapsed:.1f} matches/s")
+        print(f"  overhead of the event store + Celery per match: {run['elapsed'] / raw_elapsed:.1f}x "
+              f"(with {workers} worker{'s' if workers > 1 else ''})")
+    if len(results) > 1:
+        base = results[0][1] / results[0][2]
+        for workers, n, elapsed, _, _ in results[1:]:
+            print(f"  speed-up {results[0][0]} -> {workers} workers: {(n / elapsed) / base:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
