@@ -1,4 +1,175 @@
-"""The league API (django-ninja): clubs, tournaments, standings, ratings."""
-from ninja import Router
+"""The league API (django-ninja), read-only: tournaments, standings, ratings, players.
+
+Everything comes from ``league.selectors`` (the same numbers as the pages and
+the admin). Errors use the project's JSON shape ``{"code", "rule", "message"}``.
+"""
+from __future__ import annotations
+
+from ninja import Router, Schema
+from ninja.errors import HttpError
+
+from engine import registry
+from league import selectors
+from league.models import PlayerProfile, Tournament
 
 router = Router(tags=["league"])
+
+
+class ProgressOut(Schema):
+    status: str
+    round: int
+    rounds: int
+    finished: int
+    total: int
+    all_finished: int
+    all_total: int
+    percent: int
+
+
+class TournamentOut(Schema):
+    id: int
+    name: str
+    game: str
+    format: str
+    status: str
+    league: str
+    league_id: int
+    club: str
+    season: str | None = None
+    seats_per_table: int
+    rounds: int | None = None
+    entrants: int
+    progress: ProgressOut
+
+
+class StandingRowOut(Schema):
+    position: int
+    player_id: int
+    name: str
+    is_bot: bool
+    tie_breaks: dict[str, str]
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    forfeits: int
+    note: str
+    stage: str
+
+
+class StandingsOut(Schema):
+    tournament_id: int
+    order: list[str]
+    rows: list[StandingRowOut]
+
+
+class SeatOut(Schema):
+    name: str
+    player_id: int
+    place: int | None = None
+    points: str
+    game_points: int | None = None
+    forfeited: bool
+    match_seat: int | None = None
+
+
+class TableOut(Schema):
+    number: int
+    kind: str
+    decided: bool
+    match_id: int | None = None
+    match_status: str | None = None
+    seats: list[SeatOut]
+
+
+class RoundOut(Schema):
+    number: int
+    status: str
+    scheduled_on: str | None = None
+    finished: int
+    total: int
+    tables: list[TableOut]
+
+
+class TournamentDetailOut(TournamentOut):
+    rounds_played: list[RoundOut]
+
+
+class RatingOut(Schema):
+    position: int
+    player_id: int
+    name: str
+    is_bot: bool
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+
+
+class RatingPointOut(Schema):
+    match_id: int
+    played_at: str
+    rating: float
+    mu: float
+    sigma: float
+
+
+class PlayerRatingOut(Schema):
+    game: str
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+    history: list[RatingPointOut]
+
+
+class PlayerOut(Schema):
+    id: int
+    name: str
+    is_bot: bool
+    ratings: list[PlayerRatingOut]
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    found = Tournament.objects.select_related("league__club", "season").filter(pk=tournament_id).first()
+    if found is None:
+        raise HttpError(404, "no such tournament")
+    return found
+
+
+@router.get("/tournaments", response=list[TournamentOut])
+def tournament_list(request, status: str | None = None):
+    return [selectors.tournament_summary(t) for t in selectors.tournaments(status=status)]
+
+
+@router.get("/tournaments/{tournament_id}", response=TournamentDetailOut)
+def tournament_detail(request, tournament_id: int):
+    tournament = _tournament(tournament_id)
+    rounds = [{**r, "scheduled_on": r["scheduled_on"].isoformat() if r["scheduled_on"] else None}
+              for r in selectors.tournament_rounds(tournament)]
+    return {**selectors.tournament_summary(tournament), "rounds_played": rounds}
+
+
+@router.get("/tournaments/{tournament_id}/standings", response=StandingsOut)
+def tournament_standings(request, tournament_id: int):
+    table = selectors.standings(_tournament(tournament_id))
+    rows = [{**r, "tie_breaks": dict(zip(table["order"], r["values"]))} for r in table["rows"]]
+    return {"tournament_id": tournament_id, "order": table["order"], "rows": rows}
+
+
+@router.get("/ratings/{game}", response=list[RatingOut])
+def ratings(request, game: str):
+    if game not in registry.names():
+        raise HttpError(404, "no such game")
+    return selectors.ratings_for_game(game)
+
+
+@router.get("/players/{player_id}", response=PlayerOut)
+def player(request, player_id: int):
+    found = PlayerProfile.objects.filter(pk=player_id).first()
+    if found is None:
+        raise HttpError(404, "no such player")
+    ratings_ = [{**r, "history": [{**h, "played_at": h["played_at"].isoformat()} for h in r["history"]]}
+                for r in selectors.player_ratings(found)]
+    return {"id": found.pk, "name": found.name, "is_bot": found.is_bot, "ratings": ratings_}

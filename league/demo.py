@@ -1,4 +1,5 @@
-"""Demo content beyond the people: a finished bot match (and, with the league, a club)."""
+"""Demo content beyond the people: a finished bot match, and a club with a league, a season,
+a finished bot Swiss and a tournament taking entries (people and bots)."""
 from __future__ import annotations
 
 
@@ -13,4 +14,43 @@ def demo_extras() -> list[str]:
         while bots_advance(match_id=match.pk, budget=2000)[1]:
             pass
         notes.append(f"  A finished bot match to replay: /matches/{match.pk}/replay/")
+    notes += _demo_club()
     return notes
+
+
+def _demo_club() -> list[str]:
+    """Riga Card Club: organiser runs it; anna, janis and ruta are members."""
+    from datetime import date
+
+    from django.contrib.auth import get_user_model
+
+    from league import services
+    from league.models import Club, Tournament
+
+    if Club.objects.filter(slug="riga").exists():
+        return []
+    User = get_user_model()
+    people = {u.username: u for u in User.objects.filter(username__in=["organiser", "anna", "janis", "ruta"])}
+    club = services.club_create(name="Riga Card Club", slug="riga",
+                                description="Tuesday evenings: LIVOL, Karuselis and whatever else is on the table.",
+                                organisers=[p for n, p in people.items() if n == "organiser"],
+                                members=list(people.values()))
+    league = services.league_create(club_id=club.pk, name="LIVOL Tuesday", game="livol", options={"target": 100},
+                                    tie_breaks=["match_points", "head_to_head", "buchholz", "sonneborn_berger",
+                                                "game_points", "wins"])
+    season = services.season_create(league_id=league.pk, name="Autumn", starts_on=date.today())
+    swiss = services.tournament_create(league_id=league.pk, season_id=season.pk, name="Autumn bot Swiss",
+                                       format=Tournament.Format.SWISS, rounds=2, seeding=Tournament.Seeding.ENTRY)
+    services.bots_add(tournament_id=swiss.pk, count=4, policy="greedy")
+    services.tournament_run(tournament_id=swiss.pk)
+    open_night = services.tournament_create(league_id=league.pk, season_id=season.pk,
+                                            name="Club night (people and bots)", format=Tournament.Format.SWISS,
+                                            rounds=3)
+    for name in ("anna", "janis", "ruta"):
+        if name in people:
+            services.entrant_add(tournament_id=open_night.pk,
+                                 player_id=services.player_for_user(user=people[name]).pk)
+    services.bots_add(tournament_id=open_night.pk, count=1, policy="greedy")
+    return [f"  A club with a league, a finished bot Swiss and standings: /leagues/{league.pk}/",
+            "  A tournament taking entries (generate a round in the admin): "
+            f"/admin/league/tournament/{open_night.pk}/change/"]

@@ -1,0 +1,493 @@
+"""The league domain: clubs, players, leagues, seasons, tournaments and their read models.
+
+Writes go through ``league.services``. ``Standing``, ``TableSeat``'s result
+fields, ``Rating`` and ``RatingHistory`` are projections folded from finished
+tables; ``Folded`` remembers which table each projection has folded, so a
+fold runs once and ``projections_rebuild`` can start again from nothing.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from engine import registry
+from engine.bots import POLICY_NAMES
+from games.models import GAME_CHOICES, GAME_LABELS, Match
+
+TIE_BREAKS = {
+    "match_points": _("Match points"),
+    "game_points": _("Game points"),
+    "head_to_head": _("Head-to-head"),
+    "buchholz": _("Buchholz"),
+    "median_buchholz": _("Median Buchholz"),
+    "sonneborn_berger": _("Sonneborn–Berger"),
+    "wins": _("Wins"),
+}
+TIE_BREAK_SHORT = {
+    "match_points": _("Pts"), "game_points": _("GP"), "head_to_head": _("H2H"), "buchholz": _("BH"),
+    "median_buchholz": _("MBH"), "sonneborn_berger": _("SB"), "wins": _("Wins"),
+}
+DEFAULT_TIE_BREAKS = ["match_points", "head_to_head", "buchholz", "sonneborn_berger", "game_points", "wins"]
+
+
+def default_tie_breaks() -> list[str]:
+    return list(DEFAULT_TIE_BREAKS)
+
+
+def options_problem(game: str, options, seats: int | None) -> str | None:
+    """Why the engine refuses these match options (None when it accepts them)."""
+    if not isinstance(options, dict):
+        return str(_("Match options are a JSON object."))
+    engine_game = registry.get(game)
+    try:
+        engine_game.start(seats or engine_game.MIN_SEATS, "options-check", options=options)
+    except (ValueError, TypeError) as exc:
+        return str(exc)
+    return None
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("short name"), unique=True)
+    description = models.TextField(_("description"), blank=True)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="clubs",
+                                     verbose_name=_("members"))
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_clubs",
+                                        verbose_name=_("organisers"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlayerProfile(models.Model):
+    """Who sits at a table: a person (a user) or a bot (a policy and a strength)."""
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="player_profile", verbose_name=_("user"))
+    bot_policy = models.CharField(_("bot policy"), max_length=32, blank=True,
+                                  choices=[(p, p) for p in POLICY_NAMES],
+                                  help_text=_("Empty for a person; the engine policy a bot plays with."))
+    bot_strength = models.PositiveSmallIntegerField(
+        _("bot strength"), default=1,
+        help_text=_("For policies that take one (e.g. a search depth); random and greedy ignore it."))
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players",
+                             verbose_name=_("home club"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(user__isnull=False) & models.Q(bot_policy=""))
+                | (models.Q(user__isnull=True) & ~models.Q(bot_policy="")),
+                name="player_person_or_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_policy)
+
+
+class League(models.Model):
+    """A club's competition for one game: match options, points and tie-break rules."""
+
+    class ForfeitRule(models.TextChoices):
+        AWARD = "award", _("Forfeited: the others score as if they finished above the withdrawn player")
+        VOID = "void", _("Void: nobody scores from the withdrawn player's unplayed matches")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="leagues", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    options = models.JSONField(_("match options"), default=dict, blank=True,
+                               help_text=_('The game\'s options, e.g. {"target": 500} for LIVOL.'))
+    win_points = models.DecimalField(_("points for a win"), max_digits=6, decimal_places=2, default=Decimal(3),
+                                     help_text=_("Two-seat matches."))
+    draw_points = models.DecimalField(_("points for a draw"), max_digits=6, decimal_places=2, default=Decimal(1))
+    loss_points = models.DecimalField(_("points for a loss"), max_digits=6, decimal_places=2, default=Decimal(0))
+    place_points = models.JSONField(
+        _("points by place"), default=list, blank=True,
+        help_text=_("Tables of three or more seats: points for 1st, 2nd, …; empty means n-1 … 0. "
+                    "Tied places share the points of the places they cover."))
+    bye_points = models.DecimalField(_("points for a Swiss bye"), max_digits=6, decimal_places=2,
+                                     default=Decimal(3))
+    tie_breaks = models.JSONField(_("tie-break order"), default=default_tie_breaks,
+                                  help_text=_("An ordered list chosen from: match_points, game_points, head_to_head, "
+                                              "buchholz, median_buchholz, sonneborn_berger, wins."))
+    forfeit_rule = models.CharField(_("withdrawals and forfeits"), max_length=16, choices=ForfeitRule.choices,
+                                    default=ForfeitRule.AWARD)
+    rated = models.BooleanField(_("rated"), default=True, help_text=_("Its tournaments' matches count for ratings."))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        ordering = ["club__name", "name"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="league_unique_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({GAME_LABELS.get(self.game, self.game)})"
+
+    def clean(self) -> None:
+        errors = {}
+        order = self.tie_breaks
+        if not isinstance(order, list) or not order or any(k not in TIE_BREAKS for k in order) \
+                or len(set(order)) != len(order):
+            errors["tie_breaks"] = _("Give each tie-break once, from: %(keys)s.") % {"keys": ", ".join(TIE_BREAKS)}
+        points = self.place_points
+        if not isinstance(points, list) or any(isinstance(v, bool) or not isinstance(v, (int, float, str))
+                                               for v in points):
+            errors["place_points"] = _("A list of numbers, first place first.")
+        else:
+            try:
+                [Decimal(str(v)) for v in points]
+            except ArithmeticError:
+                errors["place_points"] = _("A list of numbers, first place first.")
+        if self.game:
+            problem = options_problem(self.game, self.options, None)
+            if problem:
+                errors["options"] = problem
+        if errors:
+            raise ValidationError(errors)
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="seasons", verbose_name=_("league"))
+    name = models.CharField(_("name"), max_length=80)
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["league", "-starts_on", "name"]
+        constraints = [models.UniqueConstraint(fields=["league", "name"], name="season_unique_name")]
+
+    def __str__(self) -> str:
+        return f"{self.league.name} · {self.name}"
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round robin")
+        SWISS = "swiss", _("Swiss")
+        KNOCKOUT = "knockout", _("Knockout")
+        LEAGUE = "league", _("League season (weekly fixtures, home and away)")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("taking entries")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    class Seeding(models.TextChoices):
+        RATING = "rating", _("by rating, then entry order")
+        ENTRY = "entry", _("by entry order")
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="tournaments",
+                               verbose_name=_("league"))
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments",
+                               verbose_name=_("season"))
+    name = models.CharField(_("name"), max_length=120)
+    format = models.CharField(_("format"), max_length=24, choices=Format.choices, default=Format.SWISS)
+    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    options = models.JSONField(_("match options"), default=dict, blank=True)
+    seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=2)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True,
+                                              help_text=_("Swiss: how many; others: set from the entrants."))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.DRAFT,
+                              db_index=True)
+    auto_advance = models.BooleanField(_("start rounds automatically"), default=True,
+                                       help_text=_("When a round ends, start the next round's matches at once."))
+    seeding = models.CharField(_("seeding"), max_length=16, choices=Seeding.choices, default=Seeding.RATING)
+    starts_on = models.DateField(_("first round on"), null=True, blank=True)
+    days_between_rounds = models.PositiveSmallIntegerField(_("days between rounds"), default=7)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def game_label(self) -> str:
+        return GAME_LABELS.get(self.game, self.game)
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.format in (self.Format.ROUND_ROBIN, self.Format.DOUBLE_ROUND_ROBIN, self.Format.LEAGUE)
+
+    def clean(self) -> None:
+        errors = {}
+        if self.league_id and self.game and self.game != self.league.game:
+            errors["game"] = _("A tournament plays its league's game (%(game)s).") % {
+                "game": GAME_LABELS.get(self.league.game, self.league.game)}
+        if self.season_id and self.league_id and self.season.league_id != self.league_id:
+            errors["season"] = _("The season belongs to another league.")
+        if self.game:
+            game = registry.get(self.game)
+            if not game.MIN_SEATS <= (self.seats_per_table or 0) <= game.MAX_SEATS:
+                errors["seats_per_table"] = _("%(game)s is played by %(min)s to %(max)s seats.") % {
+                    "game": GAME_LABELS.get(self.game, self.game), "min": game.MIN_SEATS, "max": game.MAX_SEATS}
+            else:
+                problem = options_problem(self.game, self.options, self.seats_per_table)
+                if problem:
+                    errors["options"] = problem
+        if self.rounds is not None and self.rounds < 1:
+            errors["rounds"] = _("At least one round.")
+        if errors:
+            raise ValidationError(errors)
+
+
+class Entrant(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants",
+                                   verbose_name=_("tournament"))
+    player = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="entries",
+                               verbose_name=_("player"))
+    seed = models.PositiveIntegerField(_("seed"), default=0)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
+        ordering = ["tournament", "seed", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entrant_unique_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} ({self.tournament.name})"
+
+
+class Withdrawal(models.Model):
+    """An entrant who left: not paired again; unplayed matches scored by the league's rule."""
+
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="withdrawal",
+                                   verbose_name=_("entrant"))
+    round_number = models.PositiveSmallIntegerField(_("withdrew in round"), default=0,
+                                                    help_text=_("0: before the first round."))
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("recorded by"))
+    created_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("withdrawal")
+        verbose_name_plural = _("withdrawals")
+
+    def __str__(self) -> str:
+        return str(self.entrant)
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PAIRED = "paired", _("paired")
+        RUNNING = "running", _("running")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set",
+                                   verbose_name=_("tournament"))
+    number = models.PositiveSmallIntegerField(_("round"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PAIRED)
+    scheduled_on = models.DateField(_("scheduled on"), null=True, blank=True)
+    paired_at = models.DateTimeField(_("paired"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament.name} · {_('round')} {self.number}"
+
+
+class Table(models.Model):
+    class Kind(models.TextChoices):
+        MATCH = "match", _("match")
+        BYE = "bye", _("bye")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round"))
+    number = models.PositiveSmallIntegerField(_("table"))
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.MATCH)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="league_table",
+                                 verbose_name=_("match"))
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {_('table')} {self.number}"
+
+
+class TableSeat(models.Model):
+    """An entrant at a table. ``place``/``points``/``game_points`` are the standings projection."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="table_seats",
+                                verbose_name=_("entrant"))
+    position = models.PositiveSmallIntegerField(_("position"), help_text=_("Seat order as paired."))
+    match_seat = models.SmallIntegerField(_("match seat"), null=True, blank=True,
+                                          help_text=_("The seat in the match; empty when not playing it."))
+    forfeited = models.BooleanField(_("forfeited"), default=False)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    points = models.DecimalField(_("points"), max_digits=7, decimal_places=2, null=True, blank=True)
+    game_points = models.IntegerField(_("game points"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table seat")
+        verbose_name_plural = _("table seats")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="tableseat_unique_position"),
+            models.UniqueConstraint(fields=["table", "entrant"], name="tableseat_unique_entrant"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.entrant.player.name}"
+
+
+class Standing(models.Model):
+    """Per entrant totals, folded from finished tables (see ``Folded``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings",
+                                   verbose_name=_("tournament"))
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="standing",
+                                   verbose_name=_("entrant"))
+    points = models.DecimalField(_("match points"), max_digits=8, decimal_places=2, default=Decimal(0))
+    game_points = models.IntegerField(_("game points"), default=0)
+    played = models.PositiveIntegerField(_("played"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    draws = models.PositiveIntegerField(_("draws"), default=0)
+    losses = models.PositiveIntegerField(_("losses"), default=0)
+    byes = models.PositiveIntegerField(_("byes"), default=0)
+    forfeits = models.PositiveIntegerField(_("forfeits"), default=0)
+
+    class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.points}"
+
+
+class Folded(models.Model):
+    """Which table a projection has folded: unique per projection, so a fold happens once."""
+
+    class Projection(models.TextChoices):
+        STANDINGS = "standings", _("standings")
+        RATINGS = "ratings", _("ratings")
+
+    projection = models.CharField(max_length=16, choices=Projection.choices)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="folds")
+    folded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("folded table")
+        verbose_name_plural = _("folded tables")
+        constraints = [models.UniqueConstraint(fields=["projection", "table"], name="folded_once")]
+
+
+class Rating(models.Model):
+    """A player's openskill (Plackett–Luce) rating in one game."""
+
+    player = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="ratings",
+                               verbose_name=_("player"))
+    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        ordering = ["game", "-mu"]
+        constraints = [models.UniqueConstraint(fields=["player", "game"], name="rating_unique_game")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.ordinal:.2f}"
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative estimate shown as the rating: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingHistory(models.Model):
+    player = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="rating_history",
+                               verbose_name=_("player"))
+    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_changes",
+                              verbose_name=_("table"))
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="+", verbose_name=_("match"))
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    mu_before = models.FloatField(_("mu before"))
+    sigma_before = models.FloatField(_("sigma before"))
+    played_at = models.DateTimeField(_("played"))
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating history")
+        ordering = ["player", "game", "played_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["player", "match"], name="ratinghistory_once")]
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+def _on_match_finished(sender, match_id: int, **kwargs) -> None:
+    """A match ended (sent on commit): fold its table and close the round when it was the last.
+
+    A failure must not undo the mover's own commit, so it is logged and retried as a task
+    (``league.match_record``); ``tournament_sweep`` is the organiser's last resort.
+    """
+    import logging
+
+    from league import services
+
+    log = logging.getLogger("league")
+    try:
+        services.match_result_record(match_id=match_id)
+    except Exception:
+        log.exception("recording the result of match %s failed; retrying in the background", match_id)
+        try:
+            from league.tasks import match_record
+
+            match_record.apply_async((match_id,), countdown=5)
+        except Exception:
+            log.exception("could not enqueue the retry for match %s", match_id)
+
+
+# Connected here (models load in every process: web, worker, tests); apps.py is
+# the conventional home once its owner moves it into LeagueConfig.ready().
+from games.services import match_finished  # noqa: E402
+
+match_finished.connect(_on_match_finished, dispatch_uid="league.match_finished")

@@ -1,2 +1,16 @@
 """Pages of the league domain: clubs, leagues, tournaments, players."""
-urlpatterns: list = []
+from django.urls import path
+
+from league import views
+
+urlpatterns = [
+    path("leagues/", views.index, name="league_index"),
+    path("leagues/<int:league_id>/", views.league, name="league_detail"),
+    path("clubs/<slug:slug>/", views.club, name="league_club"),
+    path("tournaments/<int:tournament_id>/", views.tournament, name="league_tournament"),
+    path("tournaments/<int:tournament_id>/live/", views.tournament_live, name="league_tournament_live"),
+    path("tournaments/<int:tournament_id>/standings.csv", views.standings_csv, name="league_standings_csv"),
+    path("tournaments/<int:tournament_id>/results.csv", views.results_csv, name="league_results_csv"),
+    path("players/<int:player_id>/", views.player, name="league_player"),
+    path("ratings/<slug:game>/", views.ratings, name="league_ratings"),
+]

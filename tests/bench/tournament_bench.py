@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -41,25 +40,26 @@ def _setup_environment() -> None:
 
 
 def _start_worker(concurrency: int) -> subprocess.Popen:
+    """A Celery worker on the bench's queue; its output goes to a log file next to the database."""
     from django.conf import settings
 
+    log = Path(os.environ.get("CARDLEAGUE_VAR", ROOT / "var")) / f"bench-worker-{concurrency}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info", "--concurrency", str(concurrency),
          "-n", f"bench-{os.getpid()}-{concurrency}@%h", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    ready = threading.Event()
-
-    def read():
-        for line in proc.stdout:
-            if " ready." in line:
-                ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    if not ready.wait(60):
-        proc.kill()
-        raise SystemExit("the Celery worker did not start")
-    return proc
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "--logfile", str(log)],
+        cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc.log = log
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if log.exists() and " ready." in log.read_text(errors="replace"):
+            return proc
+        if proc.poll() is not None:
+            break
+        time.sleep(0.2)
+    proc.kill()
+    raise SystemExit(f"the Celery worker did not start; see {log}")
 
 
 def _stop_worker(proc: subprocess.Popen) -> None:
@@ -96,11 +96,20 @@ def run_through_celery(workers: int, players: int, rounds: int, target: int) -> 
     try:
         started = time.perf_counter()
         services.round_start(round_id=services.round_pair(tournament_id=tournament.pk).pk)
+        from games.models import Match
+
+        last, last_change = None, time.monotonic()
         while True:
             tournament.refresh_from_db()
             if tournament.status == Tournament.Status.FINISHED:
                 break
-            time.sleep(0.05)
+            position = sum(Match.objects.filter(league_table__round__tournament=tournament)
+                           .values_list("last_seq", flat=True))
+            if position != last:
+                last, last_change = position, time.monotonic()
+            elif time.monotonic() - last_change > 120 or proc.poll() is not None:
+                raise SystemExit(f"no progress for two minutes (worker exit code {proc.poll()}); see {proc.log}")
+            time.sleep(0.1)
         elapsed = time.perf_counter() - started
     finally:
         _stop_worker(proc)

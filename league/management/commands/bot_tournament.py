@@ -1,0 +1,92 @@
+"""``manage.py bot_tournament --game GAME --format swiss|round_robin|knockout --players N [--rounds R] [--sync]``
+
+Creates a tournament of N bots (in the "Bot arena" club, one league per game),
+runs it to the end — through Celery (a worker must be running) or in this
+process with ``--sync`` — and prints the final standings.
+"""
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from engine import registry
+from games.models import GAME_LABELS
+from league import services
+from league.management.commands._common import domain_errors, progress_text, standings_text
+from league.models import Club, League, Round, Tournament
+
+
+def run_to_end(tournament: Tournament, *, sync: bool, timeout: float, out) -> Tournament:
+    """Pair and start the first round if needed, then run in-process or watch the workers."""
+    if sync:
+        return services.tournament_run(
+            tournament_id=tournament.pk,
+            on_round=lambda rnd: out.write(f"round {rnd.number} closed · {progress_text(rnd.tournament)}"))
+    if tournament.status == Tournament.Status.DRAFT or not tournament.round_set.exists():
+        services.round_pair(tournament_id=tournament.pk)
+    latest = tournament.round_set.order_by("-number").first()
+    if latest is not None and latest.status != Round.Status.CLOSED:
+        services.round_start(round_id=latest.pk)
+    deadline = time.monotonic() + timeout
+    last = ""
+    while time.monotonic() < deadline:
+        tournament.refresh_from_db()
+        line = progress_text(tournament)
+        if line != last:
+            out.write(line)
+            last = line
+        if tournament.status == Tournament.Status.FINISHED:
+            break
+        latest = tournament.round_set.order_by("-number").first()
+        if latest is not None and latest.status == Round.Status.PAIRED and not tournament.auto_advance:
+            services.round_start(round_id=latest.pk)
+        time.sleep(0.5)
+    return tournament
+
+
+class Command(BaseCommand):
+    help = "Run a tournament of N bots to the end and print the final standings."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", required=True, choices=registry.names())
+        parser.add_argument("--format", required=True, choices=["swiss", "round_robin", "double_round_robin",
+                                                                 "knockout", "league"])
+        parser.add_argument("--players", type=int, required=True)
+        parser.add_argument("--rounds", type=int, default=None)
+        parser.add_argument("--seats", type=int, default=None, 
+                            help="seats per table (default: 2, or the game's minimum)")
+        parser.add_argument("--policy", default="mixed", help="greedy, random or mixed")
+        parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                            help="a match option, e.g. target=200; repeatable")
+        parser.add_argument("--sync", action="store_true", help="run in this process instead of through Celery")
+        parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the workers")
+
+    def handle(self, *args, **o):
+        game = o["game"]
+        options = {}
+        for item in o["option"]:
+            key, _, value = item.partition("=")
+            options[key] = int(value) if value.lstrip("-").isdigit() else value
+        seats = o["seats"] or max(2, registry.get(game).MIN_SEATS)
+        with domain_errors():
+            club = Club.objects.filter(slug="bot-arena").first() or services.club_create(
+                name="Bot arena", slug="bot-arena", description="Tournaments of bots run from the command line.")
+            league = League.objects.filter(club=club, game=game).first() or services.league_create(
+                club_id=club.pk, name=f"{GAME_LABELS.get(game, game)} bots", game=game)
+            name = f"{GAME_LABELS.get(game, game)} {o['format'].replace('_', ' ')} of {o['players']} bots · " \
+                   f"{timezone.localtime():%Y-%m-%d %H:%M:%S}"
+            tournament = services.tournament_create(league_id=league.pk, name=name, format=o["format"],
+                                                    seats_per_table=seats, rounds=o["rounds"], options=options,
+                                                    seeding=Tournament.Seeding.ENTRY)
+            services.bots_add(tournament_id=tournament.pk, count=o["players"], policy=o["policy"])
+            self.stdout.write(f"tournament {tournament.pk}: {tournament.name}")
+            started = time.monotonic()
+            tournament = run_to_end(tournament, sync=o["sync"], timeout=o["timeout"], out=self.stdout)
+        self.stdout.write("")
+        self.stdout.write(f"Final standings ({time.monotonic() - started:.1f}s):" if tournament.status ==
+                          Tournament.Status.FINISHED else "Standings so far:")
+        self.stdout.write(standings_text(tournament))
+        if tournament.status != Tournament.Status.FINISHED:
+            raise CommandError("the tournament did not finish in time (is a Celery worker running?)")

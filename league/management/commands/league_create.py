@@ -1,0 +1,42 @@
+"""``manage.py league_create --club SLUG --name NAME --game GAME [...]``"""
+import json
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from league import services
+from league.models import Club
+
+
+class Command(BaseCommand):
+    help = "Create a league: a club's competition for one game with its points and tie-break rules."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--club", required=True, help="club slug")
+        parser.add_argument("--name", required=True)
+        parser.add_argument("--game", required=True)
+        parser.add_argument("--options", default="{}", help='match options as JSON, e.g. {"target": 300}')
+        parser.add_argument("--points", default=None, help="two seats: win,draw,loss (default 3,1,0)")
+        parser.add_argument("--place-points", default=None, help="3+ seats: points by place, e.g. 3,2,1,0")
+        parser.add_argument("--bye-points", default=None)
+        parser.add_argument("--tie-breaks", default=None, help="comma-separated order")
+        parser.add_argument("--forfeit", choices=["award", "void"], default=None)
+        parser.add_argument("--unrated", action="store_true")
+
+    def handle(self, *args, **o):
+        club = Club.objects.filter(slug=o["club"]).first()
+        if club is None:
+            raise CommandError(f"no club {o['club']!r}")
+        win = draw = loss = None
+        if o["points"]:
+            win, draw, loss = o["points"].split(",")
+        try:
+            league = services.league_create(
+                club_id=club.pk, name=o["name"], game=o["game"], options=json.loads(o["options"]),
+                win_points=win, draw_points=draw, loss_points=loss, bye_points=o["bye_points"],
+                place_points=[float(v) for v in o["place_points"].split(",")] if o["place_points"] else None,
+                tie_breaks=o["tie_breaks"].split(",") if o["tie_breaks"] else None, forfeit_rule=o["forfeit"],
+                rated=not o["unrated"])
+        except (ValidationError, ValueError) as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(f"league {league.pk}: {league}")

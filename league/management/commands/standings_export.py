@@ -1,0 +1,16 @@
+"""``manage.py standings_export --tournament ID [--output FILE]``: standings as CSV (the admin action's twin)."""
+from django.core.management.base import BaseCommand
+
+from league import selectors
+from league.management.commands._common import tournament_of, write_csv
+
+
+class Command(BaseCommand):
+    help = "Export a tournament's standings as CSV (stdout or --output)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--tournament", required=True)
+        parser.add_argument("--output", default=None)
+
+    def handle(self, *args, **o):
+        write_csv(selectors.standings_csv_rows(tournament_of(o["tournament"])), o["output"], self.stdout)

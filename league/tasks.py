@@ -1,0 +1,32 @@
+"""Celery tasks of the league: ids in, look everything up again, idempotent.
+
+``league.table_play`` is ``acks_late``: a task redelivered after a worker died
+continues the match from its recorded events (creating the table's match
+happens once, under the table's row lock) — proven by
+``tests/league/test_services.py::test_a_redelivered_table_task_continues_without_duplicating``.
+"""
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import DatabaseError
+
+from league import services
+
+
+@shared_task(name="league.table_play", ignore_result=True, acks_late=True, reject_on_worker_lost=True)
+def table_play(table_id: int) -> bool:
+    """Play one table's match with its bots until none is to act; record it if it ended."""
+    return services.table_run(table_id=table_id)
+
+
+@shared_task(name="league.match_record", ignore_result=True, autoretry_for=(DatabaseError,), retry_backoff=True,
+             max_retries=6)
+def match_record(match_id: int) -> bool:
+    """Record a finished match's table (the retry of a failed ``match_finished`` receiver)."""
+    return services.match_result_record(match_id=match_id)
+
+
+@shared_task(name="league.tournament_sweep", ignore_result=True)
+def tournament_sweep(tournament_id: int) -> int:
+    """Record decided tables whose ``match_finished`` was lost (e.g. a worker stopped mid-way)."""
+    return services.tournament_sweep(tournament_id=tournament_id)

@@ -1,0 +1,49 @@
+"""League fixtures: a LIVOL club league with short matches, and bot tournaments."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from league import services
+from league.models import League, Tournament
+
+# Short LIVOL matches keep the suite quick (a greedy two-seat match is ~150 events).
+FAST = {"target": 30}
+
+
+@pytest.fixture
+def club(db):
+    return services.club_create(name="Riga Card Club", slug="riga")
+
+
+@pytest.fixture
+def league(club):
+    return services.league_create(club_id=club.pk, name="LIVOL league", game="livol", options=dict(FAST))
+
+
+def make_tournament(league: League, *, format: str = "swiss", players: int = 4, seats: int = 2,
+                    rounds: int | None = None, policy: str = "greedy", **kwargs) -> Tournament:
+    tournament = services.tournament_create(league_id=league.pk, name=f"{format} {players}", format=format,
+                                            seats_per_table=seats, rounds=rounds,
+                                            seeding=Tournament.Seeding.ENTRY, **kwargs)
+    services.bots_add(tournament_id=tournament.pk, count=players, policy=policy)
+    return tournament
+
+
+def expected_points(table_seats, result, league: League, seats_per_table: int) -> dict:
+    """Points per entrant from a match result, computed independently of the services."""
+    by_seat = {s.match_seat: s.entrant_id for s in table_seats}
+    n = len(by_seat)
+    if seats_per_table == 2 and n == 2:
+        if len(result["ranking"]) == 1:
+            return {e: league.draw_points for e in by_seat.values()}
+        (winner,), (loser,) = result["ranking"]
+        return {by_seat[winner]: league.win_points, by_seat[loser]: league.loss_points}
+    out, place = {}, 0
+    for group in result["ranking"]:
+        share = sum(Decimal(n - 1 - p) for p in range(place, place + len(group))) / len(group)
+        for seat in group:
+            out[by_seat[seat]] = share.quantize(Decimal("0.01"))
+        place += len(group)
+    return out
