@@ -45,6 +45,7 @@ test-fast: install
 bench: install
 	$(PY) -m tests.bench.engine_throughput
 	$(PY) -m tests.bench.move_submit_cost
+	$(PY) -m tests.bench.tournament_bench
 
 messages: install
 	cd $(CURDIR) && $(PY) manage.py makemessages -l lv -l lt -l ru -l uk --ignore '.venv/*'

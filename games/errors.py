@@ -10,8 +10,9 @@ from django.utils.translation import gettext_lazy as _
 from engine import IllegalMove
 
 
-class MatchError(Exception):
-    code = "match_error"
+class DomainError(Exception):
+    """A refused operation of any app: a stable ``code``, an HTTP ``status``, a message."""
+    code = "domain_error"
     status = 400
     message = _("The request could not be carried out.")
 
@@ -19,6 +20,10 @@ class MatchError(Exception):
         self.message = message or self.message
         self.details = details
         super().__init__(str(self.message))
+
+
+class MatchError(DomainError):
+    code = "match_error"
 
 
 class MatchNotFound(MatchError):
@@ -64,6 +69,6 @@ def http_error(exc: Exception) -> tuple[int, dict]:
     """The status and JSON body for a domain error or an illegal move."""
     if isinstance(exc, IllegalMove):
         return ILLEGAL_MOVE_STATUS.get(exc.code, 422), {"code": exc.code, "rule": exc.rule, "message": exc.message}
-    if isinstance(exc, MatchError):
+    if isinstance(exc, DomainError):
         return exc.status, {"code": exc.code, "rule": None, "message": str(exc.message), **exc.details}
     raise TypeError(exc)

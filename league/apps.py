@@ -6,3 +6,9 @@ class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = _("Clubs and leagues")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from games.services import match_finished
+        from league.receivers import on_match_finished
+
+        match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")

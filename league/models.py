@@ -461,33 +461,3 @@ class RatingHistory(models.Model):
     @property
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
-
-
-def _on_match_finished(sender, match_id: int, **kwargs) -> None:
-    """A match ended (sent on commit): fold its table and close the round when it was the last.
-
-    A failure must not undo the mover's own commit, so it is logged and retried as a task
-    (``league.match_record``); ``tournament_sweep`` is the organiser's last resort.
-    """
-    import logging
-
-    from league import services
-
-    log = logging.getLogger("league")
-    try:
-        services.match_result_record(match_id=match_id)
-    except Exception:
-        log.exception("recording the result of match %s failed; retrying in the background", match_id)
-        try:
-            from league.tasks import match_record
-
-            match_record.apply_async((match_id,), countdown=5)
-        except Exception:
-            log.exception("could not enqueue the retry for match %s", match_id)
-
-
-# Connected here (models load in every process: web, worker, tests); apps.py is
-# the conventional home once its owner moves it into LeagueConfig.ready().
-from games.services import match_finished  # noqa: E402
-
-match_finished.connect(_on_match_finished, dispatch_uid="league.match_finished")

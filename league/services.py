@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import registry
 from engine.bots import policies_for
+from games.errors import DomainError
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_abort, match_create
 from league import pairing, selectors
@@ -46,16 +47,9 @@ CENT = Decimal("0.01")
 # Errors
 # ---------------------------------------------------------------------------
 
-class LeagueError(Exception):
+class LeagueError(DomainError):
     """A refused league operation, with a stable code."""
     code = "league_error"
-    status = 400
-    message = _("The request could not be carried out.")
-
-    def __init__(self, message=None, **details):
-        self.message = message or self.message
-        self.details = details
-        super().__init__(str(self.message))
 
 
 class InvalidTournament(LeagueError):

@@ -9,7 +9,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from engine import IllegalMove
 from games.api import router as matches_router
-from games.errors import MatchError, http_error
+from games.errors import DomainError, http_error
 
 api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api")
 api.add_router("/matches", matches_router)
@@ -17,7 +17,7 @@ api.add_router("/league", "league.api.router")
 
 
 @api.exception_handler(IllegalMove)
-@api.exception_handler(MatchError)
+@api.exception_handler(DomainError)
 def domain_error(request, exc):
     status, body = http_error(exc)
     return api.create_response(request, body, status=status)

@@ -183,9 +183,9 @@ def test_two_match_finished_signals_arriving_together_close_the_round_exactly_on
         for match_id in match_ids:
             bots_advance(match_id=match_id, budget=100000)
     finally:
-        from league.models import _on_match_finished
+        from league.receivers import on_match_finished
 
-        match_finished.connect(_on_match_finished, dispatch_uid="league.match_finished")
+        match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
     assert all(Match.objects.get(pk=m).status == Match.Status.FINISHED for m in match_ids)
     # (folding and pairing made slow, so that both folds overlap before either checks the
     # round, and a second pairing would have every chance to slip in)
