@@ -31,12 +31,16 @@ Decided points (beyond the spec, or where it leaves a choice):
 - F12: the ``"call": true`` flag is accepted on any play and counts only when
   the play leaves one card; ``legal_moves`` lists the flagged form only then.
 - F13: a forced draw that finds no card records no event.
+- F16/F15: ``round_scored`` shows every hand at the end of the round (the
+  table sees them when the points are counted).
 - Views list a hand sorted by active face and each seat's backs sorted by
-  face (a holder may arrange its cards); after the match ends the view adds
-  ``hands`` (every hand, physical codes).
+  face (a holder may arrange its cards; the two orders are independent, so the
+  backs say nothing about the fronts); ``shown_hand`` is always present (null
+  unless the seat is a challenger being shown a hand); after the match ends the
+  view adds ``hands`` (every hand, physical codes).
 - The hard event bound: a match that reaches ``EVENT_LIMIT`` events ends there
   (``match_ended`` with ``reason: "event_limit"``), ranked by the scores so
-  far, so no match ever exceeds ``MAX_EVENTS``. Random play never comes near.
+  far, so no match ever exceeds ``MAX_EVENTS``. Random play stays far below it.
 
 Events (past participles): match_started, round_dealt, starter_reshuffled,
 color_named, card_played, direction_reversed, turn_skipped, everyone_skipped,
@@ -140,6 +144,11 @@ def _faces() -> tuple[dict[str, Face], list[str], list[str]]:
 FACES, LIGHT_FACES, DARK_FACES = _faces()
 FACE_ORDER = {code: i for i, code in enumerate(dict.fromkeys(LIGHT_FACES + DARK_FACES))}
 SIDES_OF: dict[str, tuple[str, str]] = {card: tuple(card.split("/")) for card in CARDS}  # type: ignore[misc]
+# Per side: a physical card's active Face, its back (inactive face code) and sort keys for views.
+FACE_ON = tuple({card: FACES[faces[side]] for card, faces in SIDES_OF.items()} for side in (LIGHT, DARK))
+BACK_ON = tuple({card: faces[1 - side] for card, faces in SIDES_OF.items()} for side in (LIGHT, DARK))
+HAND_KEY = tuple({card: (FACE_ORDER[faces[side]], FACE_ORDER[faces[1 - side]]) for card, faces in SIDES_OF.items()}
+                 for side in (LIGHT, DARK))
 
 
 def active(card: str, side: int) -> str:
@@ -221,6 +230,16 @@ def pairing_table(version: str = DECK_VERSION) -> tuple[str, ...]:
     return PAIRINGS[version]
 
 
+def check_pairing(cards: tuple[str, ...]) -> None:
+    """F4. Every light face of F2 is printed on the back of exactly one dark face of F3."""
+    if (Counter(SIDES_OF[c][LIGHT] for c in cards) != Counter(light_faces())
+            or Counter(SIDES_OF[c][DARK] for c in cards) != Counter(dark_faces())):
+        raise ValueError("the pairing table does not pair the faces of F2 with those of F3")
+
+
+check_pairing(CARDS)
+
+
 def dealer_of_round(round_no: int, seats: int) -> int:
     """F5. The player left of the dealer starts; the dealer moves one seat clockwise every round."""
     return (round_no - 1) % seats
@@ -299,7 +318,9 @@ def ranking(scores: tuple, target: int) -> list[list[int]]:
 
 
 # --------------------------------------------------------------------------
-# apply: trusts the event, never validates, never draws random numbers
+# apply: trusts the event, never validates, never draws random numbers.
+# Each ``_a_<event>`` returns the fields the event changes; ``_apply`` builds
+# the new state from the old one's fields and those changes.
 # --------------------------------------------------------------------------
 
 def _next(state: State, seat: int, direction: int | None = None) -> int:
@@ -339,20 +360,20 @@ def _a_round_dealt(s, e):
     deck, n = e["deck"], s.seats
     hands = tuple(tuple(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(n))
     starter = deck[n * HAND_SIZE]
-    return replace(s, counter=s.counter + 1, round=e["round"], dealer=e["dealer"], side=LIGHT, hands=hands,
-                   draw=tuple(deck[n * HAND_SIZE + 1:]), discard=(starter,), direction=1,
-                   turn=(e["dealer"] + 1) % n, drawn=None, pending=None, called=(False,) * n, window=None,
-                   shown=None, **_starter_fields(starter))
+    return dict(counter=s.counter + 1, round=e["round"], dealer=e["dealer"], side=LIGHT, hands=hands,
+                draw=tuple(deck[n * HAND_SIZE + 1:]), discard=(starter,), direction=1,
+                turn=(e["dealer"] + 1) % n, drawn=None, pending=None, called=(False,) * n, window=None,
+                shown=None, **_starter_fields(starter))
 
 
 def _a_starter_reshuffled(s, e):
     pile = e["pile"]
-    return replace(s, counter=s.counter + 1, discard=(pile[0],), draw=tuple(pile[1:]),
-                   revealed=s.revealed + (e["card"],), **_starter_fields(pile[0]))
+    return dict(counter=s.counter + 1, discard=(pile[0],), draw=tuple(pile[1:]),
+                revealed=s.revealed + (e["card"],), **_starter_fields(pile[0]))
 
 
 def _a_color_named(s, e):
-    return replace(s, color=e["color"], phase="play", window=None, shown=_clear_shown(s, e["seat"]))
+    return dict(color=e["color"], phase="play", window=None, shown=_clear_shown(s, e["seat"]))
 
 
 def _a_card_played(s, e):
@@ -365,75 +386,74 @@ def _a_card_played(s, e):
         fields["called"] = tuple(called)
     face = FACES[active(card, s.side)]
     challenge = face.kind in ("W+2", "DW+C") and hand
-    return replace(s, discard=s.discard + (card,), color=e.get("color", face.colour),
-                   turn=_next(s, seat), phase="challenge" if challenge else "play", drawn=None,
-                   pending=(seat, face.code, s.color, hand) if challenge else None,
-                   window=seat if len(hand) == 1 else None, shown=_clear_shown(s, seat), **fields)
+    return dict(discard=s.discard + (card,), color=e.get("color", face.colour),
+                turn=_next(s, seat), phase="challenge" if challenge else "play", drawn=None,
+                pending=(seat, face.code, s.color, hand) if challenge else None,
+                window=seat if len(hand) == 1 else None, shown=_clear_shown(s, seat), **fields)
 
 
 def _a_direction_reversed(s, e):
-    return replace(s, direction=e["direction"], turn=e["turn"])
+    return dict(direction=e["direction"], turn=e["turn"])
 
 
 def _a_turn_moved(s, e):
-    return replace(s, turn=e["turn"])
+    return dict(turn=e["turn"])
 
 
 def _a_table_flipped(s, e):
     discard, draw = flip_turns_over(s.discard, s.draw)
-    return replace(s, side=SIDE_NAMES.index(e["side"]), discard=discard, draw=draw, color=e["color"])
+    return dict(side=SIDE_NAMES.index(e["side"]), discard=discard, draw=draw, color=e["color"])
 
 
 def _a_card_drawn(s, e):
     seat = e["seat"]
     fields = _with_hand(s, seat, s.hands[seat] + (e["card"],))
-    return replace(s, draw=s.draw[1:], phase="drawn", drawn=e["card"], window=None,
-                   shown=_clear_shown(s, seat), **fields)
+    return dict(draw=s.draw[1:], phase="drawn", drawn=e["card"], window=None,
+                shown=_clear_shown(s, seat), **fields)
 
 
 def _a_cards_drawn(s, e):
     seat, cards = e["seat"], tuple(e["cards"])
-    return replace(s, draw=s.draw[len(cards):], **_with_hand(s, seat, s.hands[seat] + cards))
+    return dict(draw=s.draw[len(cards):], **_with_hand(s, seat, s.hands[seat] + cards))
 
 
 def _a_discards_reshuffled(s, e):
-    return replace(s, counter=s.counter + 1, draw=s.draw + tuple(e["pile"]), discard=s.discard[-1:])
+    return dict(counter=s.counter + 1, draw=s.draw + tuple(e["pile"]), discard=s.discard[-1:])
 
 
 def _a_turn_passed(s, e):
     seat = e["seat"]
-    return replace(s, turn=_next(s, seat), phase="play", drawn=None, window=None, shown=_clear_shown(s, seat))
+    return dict(turn=_next(s, seat), phase="play", drawn=None, window=None, shown=_clear_shown(s, seat))
 
 
 def _a_challenged(s, e):
-    return replace(s, phase="play", pending=None, window=None, shown=(e["seat"], tuple(e["hand"])))
+    return dict(phase="play", pending=None, window=None, shown=(e["seat"], tuple(e["hand"])))
 
 
 def _a_accepted(s, e):
-    return replace(s, phase="play", pending=None, window=None, shown=_clear_shown(s, e["seat"]))
+    return dict(phase="play", pending=None, window=None, shown=_clear_shown(s, e["seat"]))
 
 
 def _a_uno_called(s, e):
     called = list(s.called)
     called[e["seat"]] = True
-    return replace(s, called=tuple(called))
+    return dict(called=tuple(called))
 
 
 def _a_uno_caught(s, e):
-    return replace(s, window=None)
+    return dict(window=None)
 
 
 def _a_round_scored(s, e):
     everything = tuple(c for hand in s.hands for c in hand) + s.discard[-1:]
-    return replace(s, scores=tuple(e["scores"]), phase="scored", turn=None, revealed=everything)
+    return dict(scores=tuple(e["scores"]), phase="scored", turn=None, revealed=everything)
 
 
 def _a_match_ended(s, e):
-    return replace(s, scores=tuple(e["scores"]), phase="over", turn=None, pending=None, shown=None, window=None)
+    return dict(scores=tuple(e["scores"]), phase="over", turn=None, pending=None, shown=None, window=None)
 
 
 _APPLY = {
-    "match_started": _a_match_started,
     "round_dealt": _a_round_dealt,
     "starter_reshuffled": _a_starter_reshuffled,
     "color_named": _a_color_named,
@@ -459,12 +479,18 @@ _MOVE_EVENTS = frozenset({"card_played", "card_drawn", "turn_passed", "color_nam
 
 
 def _apply(state: State | None, event: dict) -> State:
-    new = _APPLY[event["type"]](state, event)
+    """One event on a state: a new state built from the old one's fields and the event's changes."""
     if state is None:
-        return replace(new, n_events=1)
-    if event["type"] in _MOVE_EVENTS and new.revealed:
-        return replace(new, n_events=state.n_events + 1, revealed=())
-    return replace(new, n_events=state.n_events + 1)
+        return replace(_a_match_started(None, event), n_events=1)
+    kind = event["type"]
+    fields = dict(state.__dict__)
+    fields.update(_APPLY[kind](state, event))
+    fields["n_events"] = state.n_events + 1
+    if kind in _MOVE_EVENTS and state.revealed:
+        fields["revealed"] = ()
+    new = object.__new__(State)
+    new.__dict__ = fields
+    return new
 
 
 # --------------------------------------------------------------------------
@@ -841,18 +867,24 @@ def _catchable(s: State, seat: int, target: int) -> bool:
 
 
 def _playable(s: State, seat: int) -> list[str]:
-    """The distinct physical cards of the seat that may be played now (F7)."""
-    top = active(s.discard[-1], s.side)
-    cards = (s.drawn,) if s.phase == "drawn" else s.hands[seat]
-    return [c for c in dict.fromkeys(cards) if card_matches(active(c, s.side), top, s.color)]
+    """The distinct physical cards of the seat that may be played now (F7): after a draw, only the drawn one."""
+    faces = FACE_ON[s.side]
+    top = faces[s.discard[-1]]
+    colour, kind = s.color, (None if top.wild else top.kind)
+    cards = (s.drawn,) if s.phase == "drawn" else dict.fromkeys(s.hands[seat])
+    return [c for c in cards if (f := faces[c]).colour is None or f.colour == colour or f.kind == kind]
 
 
-def _card_name(s: State, seat: int, card: str) -> str:
-    """The bare active face, unless another held card shares it with another back (F4)."""
-    face = active(card, s.side)
-    if any(c != card and active(c, s.side) == face for c in s.hands[seat]):
-        return card
-    return face
+def _card_names(s: State, seat: int, cards: list[str]) -> dict[str, str]:
+    """How a move names each of ``cards``: the bare active face, unless another held card shares it
+    with another back; then the physical ``light/dark`` code (F4)."""
+    faces = FACE_ON[s.side]
+    wanted = {faces[c].code: set() for c in cards}
+    for card in s.hands[seat]:
+        face = faces[card].code
+        if face in wanted:
+            wanted[face].add(card)
+    return {c: (faces[c].code if len(wanted[faces[c].code]) == 1 else c) for c in cards}
 
 
 # --------------------------------------------------------------------------
@@ -866,7 +898,7 @@ class UnoFlip(core.Game):
     MAX_EVENTS = MAX_EVENTS
 
     def cards(self) -> list[str]:
-        return list(CARDS)
+        return list(pairing_table(DECK_VERSION))
 
     def start(self, seats: int, seed: str, options: dict | None = None, deck: list[str] | None = None) -> list[dict]:
         seat_count_is_allowed(seats)
@@ -925,9 +957,12 @@ class UnoFlip(core.Game):
         moves = []
         hand = s.hands[seat]
         flags = (False, True) if len(hand) == 2 else (False,)
-        for card in _playable(s, seat):
-            name = _card_name(s, seat, card)
-            face = FACES[active(card, s.side)]
+        playable = _playable(s, seat)
+        names = _card_names(s, seat, playable)
+        faces = FACE_ON[s.side]
+        for card in playable:
+            name = names[card]
+            face = faces[card]
             if face.wild:
                 colours = COLOURS[s.side]
             elif face.kind == "flip" and len(hand) > 1 and _flip_turns_up_wild(s):
@@ -944,8 +979,14 @@ class UnoFlip(core.Game):
                     moves.append(move)
         return moves
 
-    def _to_act(self, s: State) -> list[int]:
-        return [seat for seat in range(s.seats) if self.legal_moves(s, seat)]
+    @staticmethod
+    def _to_act(s: State) -> list[int]:
+        """The seat holding the turn (it always has a move), and those who may call or catch."""
+        if not _running(s):
+            return []
+        catchable = s.window is not None and len(s.hands[s.window]) == 1 and not s.called[s.window]
+        return [seat for seat in range(s.seats)
+                if seat == s.turn or _may_call(s, seat) or (catchable and seat != s.window)]
 
     def view(self, state: State, seat: int | None) -> dict:
         s = state
@@ -953,8 +994,8 @@ class UnoFlip(core.Game):
         side = s.side
         own = seat is not None and 0 <= seat < s.seats
 
-        def sort_key(card: str):
-            return FACE_ORDER[active(card, side)], FACE_ORDER[inactive(card, side)]
+        sort_key = HAND_KEY[side].__getitem__
+        back = BACK_ON[side]
 
         view = {
             "to_act": self._to_act(s),
@@ -973,7 +1014,7 @@ class UnoFlip(core.Game):
             "dealer": s.dealer,
             "direction": s.direction,
             "side": SIDE_NAMES[side],
-            "backs": [sorted((inactive(c, side) for c in h), key=FACE_ORDER.__getitem__) for h in s.hands],
+            "backs": [sorted(map(back.__getitem__, h), key=FACE_ORDER.__getitem__) for h in s.hands],
             "draw_back": inactive(s.draw[0], side) if s.draw else None,
             "called": list(s.called),
             "shown_hand": (sorted(s.shown[1], key=sort_key)
