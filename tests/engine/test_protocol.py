@@ -52,14 +52,19 @@ def strings_in(value) -> list[str]:
     return out
 
 
-def assert_no_leak(game, state, seat, payload, seed, what):
-    text = json.dumps(payload, sort_keys=True)
-    assert seed not in text, f"{what} for seat {seat} carries the seed"
+def card_totals(game, state) -> Counter:
+    """How many copies of each code (and of each face of a ``light/dark`` code) the match holds."""
     total = Counter()
     for code in game.all_cards(state):
         total[code] += 1
         if "/" in code:
             total.update(code.split("/"))
+    return total
+
+
+def assert_no_leak(game, state, seat, payload, seed, what, total):
+    text = json.dumps(payload, sort_keys=True)
+    assert seed not in text, f"{what} for seat {seat} carries the seed"
     forbidden = copies_hidden_everywhere(game.hidden_cards(state, seat), total)
     leaked = forbidden.intersection(strings_in(payload))
     assert not leaked, f"{what} for seat {seat} shows hidden {sorted(leaked)}"
@@ -71,6 +76,7 @@ def play_random_match(game, seats, seed, check=True):
     rng = random.Random(seed)
     moves = []
     cards = Counter(game.all_cards(state))
+    totals = card_totals(game, state)  # copies per code: constant, since cards are conserved
     step = 0
     while game.outcome(state) is None:
         assert len(events) <= game.MAX_EVENTS, f"{game.name} did not end within MAX_EVENTS"
@@ -99,7 +105,7 @@ def play_random_match(game, seats, seed, check=True):
                 for s in [None, *range(seats)]:
                     redacted = game.redact(event, s)
                     if redacted is not None:
-                        assert_no_leak(game, state, s, redacted, seed, f"redacted {event['type']}")
+                        assert_no_leak(game, state, s, redacted, seed, f"redacted {event['type']}", totals)
         events.extend(new)
         moves.append((seat, move))
         if check:
@@ -110,7 +116,7 @@ def play_random_match(game, seats, seed, check=True):
                     assert "to_act" in v
                     if s is not None:
                         assert "hand" in v
-                    assert_no_leak(game, state, s, v, seed, "view")
+                    assert_no_leak(game, state, s, v, seed, "view", totals)
         step += 1
     return events, moves, state
 
