@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
@@ -16,6 +17,8 @@ class NewMatchForm(forms.Form):
     seats = forms.IntegerField(label=_("Seats (you and bots)"), min_value=2, max_value=10, initial=3)
     bot = forms.ChoiceField(label=_("Bots"), choices=[("greedy", _("greedy")), ("random", _("random"))],
                             initial="greedy")
+    people = forms.CharField(label=_("Other people (usernames, comma separated; bots fill the other seats)"),
+                             required=False, max_length=400)
     target = forms.IntegerField(label=_("Target points (empty: the game's default)"), required=False, min_value=1)
 
     def clean(self):
@@ -28,6 +31,14 @@ class NewMatchForm(forms.Form):
                                             % {"game": dict(GAME_CHOICES)[game], "low": low, "high": high})
         if game not in registry.names():
             raise forms.ValidationError(_("Unknown game."))
+        names = [n.strip() for n in (data.get("people") or "").split(",") if n.strip()]
+        users = {u.get_username(): u for u in get_user_model().objects.filter(username__in=names, is_active=True)}
+        unknown = [n for n in names if n not in users]
+        if unknown:
+            raise forms.ValidationError(_("No player named %(names)s.") % {"names": ", ".join(unknown)})
+        if seats and len(names) + 1 > seats:
+            raise forms.ValidationError(_("More people than seats."))
+        data["people_users"] = [users[n] for n in names]
         return data
 
     def options(self) -> dict:

@@ -35,7 +35,8 @@ def match_new(request):
     if not form.is_valid():
         return render(request, "games/home.html", {"form": form, "default_seats": DEFAULT_SEATS}, status=400)
     data = form.cleaned_data
-    seats = [SeatSpec(user=request.user)] + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - 1)]
+    people = [SeatSpec(user=request.user)] + [SeatSpec(user=u) for u in data["people_users"]]
+    seats = people + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - len(people))]
     match = services.match_create(game=data["game"], seats=seats, options=form.options(), created_by=request.user)
     return redirect("match_play", match_id=match.pk)
 

@@ -24,6 +24,16 @@ def test_a_player_starts_a_match_against_bots_from_the_home_page(signed_in, peop
     assert list(match.seats.exclude(bot="").values_list("bot", flat=True)) == ["random", "random"]
 
 
+def test_a_player_can_seat_other_people_and_bots_fill_the_rest(signed_in, people):
+    response = signed_in.post("/matches/new/", {"game": "livol", "seats": 4, "bot": "greedy",
+                                                "people": f"{people[1].username}, {people[2].username}"})
+    assert response.status_code == 302
+    match = Match.objects.latest("created_at")
+    assert [s.user_id for s in match.seats.order_by("index")] == [p.pk for p in people] + [None]
+    assert signed_in.post("/matches/new/", {"game": "livol", "seats": 3, "bot": "greedy",
+                                            "people": "nobody-here"}).status_code == 400
+
+
 def test_the_new_match_form_refuses_a_seat_count_outside_the_game(signed_in):
     response = signed_in.post("/matches/new/", {"game": "cardavia", "seats": 2, "bot": "random"})
     assert response.status_code == 400
