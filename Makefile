@@ -48,7 +48,7 @@ bench: install
 	$(PY) -m tests.bench.tournament_bench
 
 messages: install
-	cd $(CURDIR) && $(PY) manage.py makemessages -l lv -l lt -l ru -l uk --ignore '.venv/*'
+	$(PY) manage.py makemessages -l lv -l lt -l ru -l uk --ignore '.venv/*' --ignore 'var/*' --ignore 'staticfiles/*' --ignore 'tests/*'
 
 clean:
 	rm -rf var staticfiles .pytest_cache
