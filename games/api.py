@@ -14,7 +14,7 @@ from ninja import Router, Schema
 from ninja.security import HttpBearer, django_auth
 
 from games import selectors, services
-from games.access import access_match, access_seat
+from games.access import access_match, access_seat, seats_of
 from games.errors import MalformedRequest
 from games.models import ApiToken
 
@@ -58,8 +58,6 @@ def _seats(match) -> list[dict]:
 @router.get("/{match_id}", response=MatchOut)
 def match_detail(request, match_id: int):
     match = access_match(request.user, match_id)
-    from games.access import seats_of
-
     return {"id": match.pk, "game": match.game, "status": match.status, "seats": _seats(match),
             "last_seq": match.last_seq, "seed_commitment": match.seed_commitment, "result": match.result,
             "your_seats": seats_of(request.user, match)}

@@ -90,10 +90,6 @@ def match_board(match: Match, seat: int | None) -> dict:
     }
 
 
-def _public(match: Match) -> bool:
-    return not match.is_running
-
-
 def events_for_seat(match: Match, seat: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
     """The events after position ``after`` as ``seat`` may know them.
 
@@ -102,7 +98,7 @@ def events_for_seat(match: Match, seat: int | None, after: int = 0, limit: int =
     """
     game = registry.get(match.game)
     rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
-    public = _public(match)
+    public = not match.is_running
     out = []
     for e in rows:
         if public:

@@ -100,7 +100,7 @@ def seat_order(players: Sequence[int], seat_counts: dict[int, Counter]) -> tuple
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     seat_of = {}
     for a, b in matching:
-        (pa, ia), (pb, ib) = a, b
+        (pa, ia), (_, ib) = a, b
         if pa == "p":
             seat_of[ia] = ib
         else:

@@ -152,7 +152,7 @@ def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence[tuple[int, 
                 sign = -1 if (key == "game_points" and not higher_game_points) else 1
                 vals = {e: sign * values[e][key] for e in group}
             ordered = sorted(group, key=lambda e: -vals[e])
-            for _, run in itertools.groupby(ordered, key=lambda e: vals[e]):
+            for _value, run in itertools.groupby(ordered, key=lambda e: vals[e]):
                 split.append(list(run))
         groups = split
     out, position = [], 1

@@ -1,8 +1,6 @@
 """URLs: pages, the admin, and the API under /api/."""
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.db import DatabaseError
-from django.http import JsonResponse
 from django.urls import include, path
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError

@@ -55,7 +55,6 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     import subprocess
     import sys
     import threading
-    import time
 
     from django.conf import settings
 

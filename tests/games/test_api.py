@@ -7,7 +7,6 @@ from django.test import Client
 from engine import registry
 from games import store
 from games.models import Event
-from games.services import SeatSpec, match_create
 from tests.games.conftest import first_actor
 
 

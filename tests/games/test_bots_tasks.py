@@ -7,7 +7,6 @@ from games.audit import match_verify
 from games.models import Event, Match
 from games.services import SeatSpec, bots_advance, match_create
 from games.tasks import bots_play
-from tests.conftest import need
 
 
 def test_a_bot_moves_when_it_is_its_turn_after_a_person(people, django_capture_on_commit_callbacks):
