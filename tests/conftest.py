@@ -85,6 +85,13 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         proc.wait(20)
     except subprocess.TimeoutExpired:
         proc.kill()
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        # the worker's pool processes may still hold a session; the test database must drop cleanly
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
 
 
 @pytest.fixture
