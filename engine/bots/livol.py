@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from engine.bots.shedding import catch_or_call, grouped
+
 COLORS = ("R", "Y", "G", "B")
 
 
@@ -60,15 +62,10 @@ def _score_play(card: str, view: dict, pressure: bool) -> float:
 def greedy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
     if not legal:
         return None
-    by_type: dict[str, list[dict]] = {}
-    for m in legal:
-        by_type.setdefault(m["type"], []).append(m)
-    if "catch" in by_type:
-        return by_type["catch"][0]
-    if "call" in by_type:
-        return by_type["call"][0]
-    if not must_act:
-        return None
+    by_type = grouped(legal)
+    urgent = catch_or_call(by_type)
+    if urgent is not None or not must_act:
+        return urgent
     hand = list(view.get("hand") or [])
     if "color" in by_type:
         return {"type": "color", "color": _best_color(hand, rng)}

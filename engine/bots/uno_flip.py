@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from engine.bots.shedding import catch_or_call, grouped
+
 POINTS = {"+1": 10, "rev": 20, "skip": 20, "flip": 20, "W": 40, "W+2": 50,
           "+5": 20, "skipall": 30, "DW": 40, "DW+C": 60}
 WILDS = ("W", "W+2", "DW", "DW+C")
@@ -42,15 +44,10 @@ def _best_colour(faces: list[str], fallback: str) -> str:
 
 
 def greedy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
-    by_type: dict[str, list[dict]] = {}
-    for m in legal:
-        by_type.setdefault(m["type"], []).append(m)
-    if "catch" in by_type:
-        return by_type["catch"][0]
-    if "call" in by_type:
-        return by_type["call"][0]
-    if not must_act:
-        return None
+    by_type = grouped(legal)
+    urgent = catch_or_call(by_type)
+    if urgent is not None or not must_act:
+        return urgent
     side = 0 if view["side"] == "light" else 1
     if "challenge" in by_type:
         player = (view["turn"] - view["direction"]) % view["seats"]
