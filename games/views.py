@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
@@ -41,6 +42,17 @@ def match_new(request):
     return redirect("match_play", match_id=match.pk)
 
 
+def _url(name: str, match: Match, query: dict) -> str:
+    url = reverse(name, args=[match.pk])
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def _game_assets(match: Match) -> dict:
+    """The game's board partial (the generic one if it has none) and its stylesheet."""
+    return {"game_template": [f"games/play/{match.game}.html", "games/play/_generic.html"],
+            "game_css": f"games/{match.game}.css"}
+
+
 def _board_context(request, match: Match) -> dict:
     held = seats_of(request.user, match)
     seat = held[0] if held else None
@@ -48,13 +60,10 @@ def _board_context(request, match: Match) -> dict:
     if requested is not None and requested.isdigit() and int(requested) in held:
         seat = int(requested)
     context = selectors.match_board(match, seat)
-    context["held"] = held
-    context["move_url"] = reverse("match_move", args=[match.pk]) + (f"?seat={seat}" if seat is not None else "")
-    context["board_url"] = reverse("match_board", args=[match.pk]) + (f"?seat={seat}" if seat is not None else "")
-    context["poll_url"] = reverse("match_board", args=[match.pk]) + f"?since={match.last_seq}" + (
-        f"&seat={seat}" if seat is not None else "")
-    context["game_template"] = [f"games/play/{match.game}.html", "games/play/_generic.html"]
-    context["game_css"] = f"games/{match.game}.css"
+    seat_query = {"seat": seat} if seat is not None else {}
+    context["move_url"] = _url("match_move", match, seat_query)
+    context["poll_url"] = _url("match_board", match, {"since": match.last_seq, **seat_query})
+    context.update(_game_assets(match))
     return context
 
 
@@ -125,8 +134,7 @@ def match_replay(request, match_id: int):
         return redirect("match_play", match_id=match.pk)
     step = request.GET.get("step", "")
     frame = selectors.replay_frame(match, int(step) if step.lstrip("-").isdigit() else 0)
-    frame["game_template"] = [f"games/play/{match.game}.html", "games/play/_generic.html"]
-    frame["game_css"] = f"games/{match.game}.css"
+    frame.update(_game_assets(match))
     template = "games/_replay_frame.html" if request.htmx else "games/replay.html"
     return render(request, template, frame)
 
