@@ -6,35 +6,53 @@ generate the next round (``round_pair``), start the round's matches
 matches (``tournament_sweep``), export standings and results as CSV. The
 tournament page in the admin shows progress (x of y matches finished),
 standings and rounds from the same selectors as the public pages.
+
+Actions and pages that change anything need the change permission (an
+account with view permissions only is not even offered them); the exports
+need the view permission. A tournament plays its league's game: the game is
+taken from the league, and match options are checked against it before saving.
 """
 from __future__ import annotations
 
+import csv
+
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
-from django.http import HttpResponseRedirect
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from engine.bots import POLICY_NAMES
 from league import selectors, services
-from league.views import csv_response
 from league.models import (TIE_BREAKS, Club, Entrant, League, PlayerProfile, Rating, Round, Season, Table,
-                           Tournament)
+                           Tournament, default_tie_breaks)
 
 
 class OrganiserScoped:
-    """Staff who are not superusers see only the clubs they organise."""
+    """Staff who are not superusers see only the clubs they organise, and choose only among them.
+
+    ``scoped_choices`` maps a foreign key of the form to the path from its model to the club.
+    """
     club_path = ""
+    scoped_choices: dict[str, str] = {}
 
     def get_queryset(self, request):
         qs = super().get_queryset(request)
         if request.user.is_superuser:
             return qs
         return qs.filter(**{f"{self.club_path}organisers": request.user}).distinct()
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        club_path = self.scoped_choices.get(db_field.name)
+        if club_path is not None and not request.user.is_superuser:
+            kwargs["queryset"] = db_field.remote_field.model._default_manager.filter(
+                **{f"{club_path}organisers": request.user}).distinct()
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Club)
@@ -72,7 +90,7 @@ class CommaList(forms.CharField):
 
 
 class LeagueForm(forms.ModelForm):
-    tie_breaks = CommaList(label=_("tie-break order"),
+    tie_breaks = CommaList(label=_("tie-break order"), initial=default_tie_breaks,
                            help_text=_("Comma-separated, first decides first: %(keys)s.") % {
                                "keys": ", ".join(TIE_BREAKS)})
     place_points = CommaList(label=_("points by place"), required=False,
@@ -93,6 +111,7 @@ class LeagueForm(forms.ModelForm):
 @admin.register(League)
 class LeagueAdmin(OrganiserScoped, admin.ModelAdmin):
     club_path = "club__"
+    scoped_choices = {"club": ""}
     form = LeagueForm
     list_display = ("name", "club", "game", "forfeit_rule", "rated", "page")
     list_filter = ("game", "club")
@@ -103,6 +122,10 @@ class LeagueAdmin(OrganiserScoped, admin.ModelAdmin):
         (_("Tie-breaks and withdrawals"), {"fields": ("tie_breaks", "forfeit_rule")}),
     ]
 
+    def get_readonly_fields(self, request, obj=None):
+        # its tournaments play the league's game: it stays once there is one
+        return ("game",) if obj is not None and obj.tournaments.exists() else ()
+
     @admin.display(description=_("page"))
     def page(self, obj):
         return format_html('<a href="{}">{}</a>', reverse("league_detail", args=[obj.pk]), _("league page"))
@@ -111,6 +134,7 @@ class LeagueAdmin(OrganiserScoped, admin.ModelAdmin):
 @admin.register(Season)
 class SeasonAdmin(OrganiserScoped, admin.ModelAdmin):
     club_path = "league__club__"
+    scoped_choices = {"league": "club__"}
     list_display = ("name", "league", "starts_on", "ends_on")
     list_filter = ("league",)
 
@@ -143,28 +167,49 @@ class EntrantInline(admin.TabularInline):
 
 
 class TournamentForm(forms.ModelForm):
+    """A tournament plays its league's game: the game is not a field, it is taken from the league,
+    and the match options are checked against that game before anything is saved."""
+
     class Meta:
         model = Tournament
-        fields = ("league", "season", "name", "format", "game", "options", "seats_per_table", "rounds",
+        fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
                   "auto_advance", "seeding", "starts_on", "days_between_rounds")
+        error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if "game" in self.fields:
-            self.fields["game"].required = False
-            self.fields["game"].help_text = _("Empty: the league's game.")
+        if "league" in self.fields:
+            self.fields["league"].help_text = _("The tournament plays the league's game.")
         if "options" in self.fields:
             self.fields["options"].required = False
-            self.fields["options"].help_text = _("Empty: the league's match options.")
+            self.fields["options"].help_text = _("Empty: the league's match options. Checked against the "
+                                                 "league's game.")
+        if "season" in self.fields:
+            league_id = self._league_id()
+            if league_id is not None:
+                self.fields["season"].queryset = self.fields["season"].queryset.filter(league_id=league_id)
+            self.fields["season"].help_text = _("A season of the tournament's league.")
+
+    def _league_id(self) -> int | None:
+        """The league whose seasons may be chosen: the one sent, else the one asked for
+        (``?league=`` on the add page), else the tournament's."""
+        if "league" in self.fields:
+            raw = self.data.get(self.add_prefix("league")) if self.is_bound else self.initial.get("league")
+            if raw not in (None, ""):
+                try:
+                    return int(getattr(raw, "pk", raw))
+                except (TypeError, ValueError):
+                    return None
+        return self.instance.league_id
 
     def clean(self):
         data = super().clean()
-        league = data.get("league")
+        league = data.get("league") if "league" in self.fields else None
         if league is not None:
-            if not data.get("game"):
-                data["game"] = self.instance.game = league.game
-            if not data.get("options") and not self.instance.pk:
-                data["options"] = self.instance.options = dict(league.options)
+            # set before the model's own clean() runs, so options are checked against this game
+            self.instance.game = league.game
+            if "options" in self.fields and data.get("options") is None:
+                data["options"] = dict(league.options)
         return data
 
 
@@ -174,9 +219,17 @@ class BotsForm(forms.Form):
                                + [(p, p) for p in POLICY_NAMES], initial="greedy")
 
 
+def csv_download(rows: list[list], filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    csv.writer(response).writerows(rows)
+    return response
+
+
 @admin.register(Tournament)
 class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     club_path = "league__club__"
+    scoped_choices = {"league": "club__", "season": "league__club__"}
     form = TournamentForm
     list_display = ("name", "league", "format", "game", "seats_per_table", "status", "progress", "pages")
     list_filter = ("status", "format", "game", "league")
@@ -186,6 +239,10 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "game", "options", "seats_per_table", "rounds")}),
         (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
+    ]
+    add_fieldsets = [
+        (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
+        fieldsets[1],
     ]
     class Media:
         css = {"all": ["league/league.css"]}
@@ -198,7 +255,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         if obj is None:
-            return self.fieldsets
+            return self.add_fieldsets
         return self.fieldsets + self.running_fieldsets
 
     def get_readonly_fields(self, request, obj=None):
@@ -206,8 +263,14 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         if obj is None:
             return ()
         if obj.status == Tournament.Status.DRAFT:
-            return panels
+            return ("game",) + panels
         return ("league", "season", "format", "game", "options", "seats_per_table", "rounds", "seeding") + panels
+
+    def has_delete_permission(self, request, obj=None):
+        # a tournament that has started has recorded rounds and results: it stays
+        if obj is not None and obj.status != Tournament.Status.DRAFT:
+            return False
+        return super().has_delete_permission(request, obj)
 
     # -- list columns and panels ------------------------------------------------
     @admin.display(description=_("progress"))
@@ -252,7 +315,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         created = services.tournament_create(
             league_id=data["league"].pk, name=data["name"], format=data["format"],
             seats_per_table=data["seats_per_table"], rounds=data.get("rounds"),
-            season_id=data["season"].pk if data.get("season") else None, options=data.get("options") or None,
+            season_id=data["season"].pk if data.get("season") else None, options=data.get("options"),
             auto_advance=data["auto_advance"], seeding=data["seeding"], starts_on=data.get("starts_on"),
             days_between_rounds=data["days_between_rounds"], created_by=request.user)
         obj.pk = created.pk
@@ -282,7 +345,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             except services.LeagueError as exc:
                 self.message_user(request, f"{tournament.name}: {exc.message}", messages.ERROR)
 
-    @admin.action(description=_("Generate the next round"))
+    @admin.action(permissions=["change"], description=_("Generate the next round"))
     def pair_next_round(self, request, queryset):
         def pair(t):
             rnd = services.round_pair(tournament_id=t.pk)
@@ -291,7 +354,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             return _("round %(n)s paired (%(tables)s tables)") % {"n": rnd.number, "tables": rnd.tables.count()}
         self._each(request, queryset, pair, "")
 
-    @admin.action(description=_("Start the current round's matches"))
+    @admin.action(permissions=["change"], description=_("Start the current round's matches"))
     def start_round(self, request, queryset):
         def start(t):
             rnd = t.round_set.order_by("-number").first()
@@ -301,25 +364,25 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             return _("round %(n)s started; its matches are playing in the background") % {"n": rnd.number}
         self._each(request, queryset, start, "")
 
-    @admin.action(description=_("Record finished matches (if any were missed)"))
+    @admin.action(permissions=["change"], description=_("Record finished matches (if any were missed)"))
     def record_finished(self, request, queryset):
         self._each(request, queryset,
                    lambda t: _("%(n)s tables recorded") % {"n": services.tournament_sweep(tournament_id=t.pk)}, "")
 
-    def _csv(self, request, queryset, rows_of, suffix):
-        if queryset.count() != 1:
-            self.message_user(request, _("Choose exactly one tournament to export."), messages.WARNING)
-            return None
-        tournament = queryset.get()
-        return csv_response(tournament, rows_of(tournament), suffix)
+    def _csv(self, queryset, rows_of, suffix):
+        """One CSV for the chosen tournaments, a leading "tournament" column naming each row's."""
+        tournaments = list(queryset.order_by("pk"))
+        rows = selectors.merged_csv_rows([(t.name, rows_of(t)) for t in tournaments])
+        name = slugify(tournaments[0].name) if len(tournaments) == 1 else ""
+        return csv_download(rows, f"{name or 'tournaments'}-{suffix}.csv")
 
-    @admin.action(description=_("Export standings as CSV"))
+    @admin.action(permissions=["view"], description=_("Export standings as CSV"))
     def export_standings(self, request, queryset):
-        return self._csv(request, queryset, selectors.standings_csv_rows, "standings")
+        return self._csv(queryset, selectors.standings_csv_rows, "standings")
 
-    @admin.action(description=_("Export results as CSV"))
+    @admin.action(permissions=["view"], description=_("Export results as CSV"))
     def export_results(self, request, queryset):
-        return self._csv(request, queryset, selectors.results_csv_rows, "results")
+        return self._csv(queryset, selectors.results_csv_rows, "results")
 
     # -- add bots ------------------------------------------------------------------
     def get_urls(self):
@@ -329,7 +392,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     def add_bots_view(self, request, tournament_id: int):
         tournament = get_object_or_404(self.get_queryset(request), pk=tournament_id)
         if not self.has_change_permission(request, tournament):
-            return HttpResponseRedirect(reverse("admin:index"))
+            raise PermissionDenied
         form = BotsForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -358,12 +421,25 @@ class EntrantAdmin(OrganiserScoped, admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        # only while the tournament takes entries; afterwards an entrant withdraws instead
+        if obj is not None and obj.tournament.status != Tournament.Status.DRAFT:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def delete_model(self, request, obj):
+        services.entrant_remove(entrant_id=obj.pk)
+
+    def delete_queryset(self, request, queryset):
+        for entrant in queryset:
+            services.entrant_remove(entrant_id=entrant.pk)
+
     @admin.display(description=_("withdrawn"))
     def withdrawn(self, obj):
         w = getattr(obj, "withdrawal", None)
         return selectors.withdrawal_note(w.round_number) if w else ""
 
-    @admin.action(description=_("Withdraw the selected entrants"))
+    @admin.action(permissions=["change"], description=_("Withdraw the selected entrants"))
     def withdraw(self, request, queryset):
         for entrant in queryset:
             try:
@@ -419,11 +495,14 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
         done = match_tables.filter(folds__projection="standings").count()
         return _("%(x)s of %(y)s matches finished") % {"x": done, "y": match_tables.count()}
 
-    @admin.action(description=_("Start the selected rounds' matches"))
+    @admin.action(permissions=["change"], description=_("Start the selected rounds' matches"))
     def start(self, request, queryset):
         for rnd in queryset:
-            services.round_start(round_id=rnd.pk)
-        self.message_user(request, _("Started."), messages.SUCCESS)
+            try:
+                services.round_start(round_id=rnd.pk)
+                self.message_user(request, _("%(r)s: started.") % {"r": rnd}, messages.SUCCESS)
+            except services.LeagueError as exc:
+                self.message_user(request, f"{rnd}: {exc.message}", messages.ERROR)
 
 
 @admin.register(Rating)
@@ -443,4 +522,8 @@ class RatingAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        # a projection of recorded results: ``projections_rebuild`` remakes it, nobody edits it
         return False

@@ -504,19 +504,45 @@ def player_page(player: PlayerProfile) -> dict:
 # CSV exports
 # ---------------------------------------------------------------------------
 
+STANDINGS_COUNTERS = ("played", "wins", "draws", "losses", "byes", "forfeits")
+
+
 def standings_csv_rows(tournament: Tournament) -> list[list]:
+    """The standings as CSV rows, header first; a counter that is also a tie-break (``wins``) is
+    one column, in the tie-break order."""
     table = standings(tournament)
-    header = ["position", "player", *table["order"], "played", "wins", "draws", "losses", "byes", "forfeits", "note"]
+    counters = [c for c in STANDINGS_COUNTERS if c not in table["order"]]
+    header = ["position", "player", *table["order"], *counters, "note"]
     if table["knockout"]:
         header.append("stage")
     rows = [header]
     for r in table["rows"]:
-        row = [r["position"], r["name"], *r["values"], r["played"], r["wins"], r["draws"], r["losses"], r["byes"],
-               r["forfeits"], r["note"]]
+        row = [r["position"], r["name"], *r["values"], *(r[c] for c in counters), r["note"]]
         if table["knockout"]:
             row.append(r["stage"])
         rows.append(row)
     return rows
+
+
+def merged_csv_rows(tables: list[tuple[str, list[list]]]) -> list[list]:
+    """Several tournaments' CSV rows (header first) as one table with a leading "tournament" column.
+
+    Columns are matched by name and each name appears once (a tie-break that is also a
+    counter, such as wins, is not repeated); a tournament without a column leaves it empty.
+    """
+    header = ["tournament"]
+    records = []
+    for name, (head, *body) in tables:
+        for column in head:
+            if column not in header:
+                header.append(column)
+        for row in body:
+            record = {"tournament": name}
+            for column, value in zip(head, row):
+                record.setdefault(column, value)
+            records.append(record)
+    return [header] + [[record.get(column, "") for column in header] for record in records]
+
 
 
 def results_csv_rows(tournament: Tournament) -> list[list]:
