@@ -1,0 +1,317 @@
+"""Karuselis in words: card names, event sentences, move labels, the deal's score table.
+
+Card codes (rules K2): rank ``A 2 … 10 J Q K`` + suit ``S H D C`` ("7H" is 7♥),
+jokers ``X20 X15 X11`` ("Joker 20") and the broom ``BR`` ("Broom"; the Latvian
+rulebook's "slota" is the translators' business). Suits and numbers are not
+translated; the court and ace letters are (a Latvian deck marks them
+differently). Builds are named by the id the view gives them: "build b1".
+
+With four seats, seats 0+2 play against 1+3 (K1): a side is named by both its
+players ("anna and karlis").
+"""
+from __future__ import annotations
+
+from django.utils.translation import npgettext, pgettext, pgettext_lazy
+
+from games.words.common import (
+    as_int, first_place, join_list, match_winners_with_points, name_of, row, sentences, summary, target_of,
+)
+
+GAME = "karuselis"
+
+#: Every Karuselis event says something a player may want to read.
+SILENT: frozenset = frozenset()
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_RANK = {
+    "A": pgettext_lazy("karuselis rank", "A"),
+    "J": pgettext_lazy("karuselis rank", "J"),
+    "Q": pgettext_lazy("karuselis rank", "Q"),
+    "K": pgettext_lazy("karuselis rank", "K"),
+}
+_SUIT_NAME = {
+    "S": pgettext_lazy("karuselis suit", "Spades"),
+    "H": pgettext_lazy("karuselis suit", "Hearts"),
+    "D": pgettext_lazy("karuselis suit", "Diamonds"),
+    "C": pgettext_lazy("karuselis suit", "Clubs"),
+}
+JOKERS = {"X20": 20, "X15": 15, "X11": 11}
+BROOM = "BR"
+
+
+def _is_card(code: str) -> bool:
+    if code in JOKERS or code == BROOM:
+        return True
+    rank, suit = code[:-1], code[-1:]
+    return suit in SUITS and (rank in _RANK or (rank.isdigit() and 2 <= int(rank) <= 10))
+
+
+def card_name(code: str) -> str:
+    if code in JOKERS:
+        return pgettext("karuselis card", "Joker %(value)d") % {"value": JOKERS[code]}
+    if code == BROOM:
+        return pgettext("karuselis card", "Broom")
+    if not _is_card(code):
+        return code
+    rank, suit = code[:-1], code[-1]
+    return "%s%s" % (_RANK[rank] if rank in _RANK else rank, SUITS[suit])
+
+
+def card_short(code: str) -> str:
+    if code in JOKERS:
+        return "★%d" % JOKERS[code]
+    if code == BROOM:
+        return "🧹"
+    return card_name(code)
+
+
+def colour_name(letter) -> str:
+    """The suit's name ("H" → "Hearts")."""
+    return str(_SUIT_NAME[letter]) if letter in _SUIT_NAME else str(letter or "")
+
+
+def build_name(build_id: str) -> str:
+    return pgettext("karuselis", "build %(build)s") % {"build": build_id}
+
+
+def item_name(code: str) -> str:
+    """A table item: a card, or a build named by its id."""
+    return card_name(code) if _is_card(code) else build_name(code)
+
+
+def group_text(group) -> str:
+    """One capture group: its cards side by side ("3♣ 4♦"), or "build b1"."""
+    return " ".join(item_name(x) for x in group)
+
+
+def groups_text(groups) -> str:
+    """Every group of a capture, "+" between groups ("7♥ + 3♣ 4♦")."""
+    return " + ".join(group_text(g) for g in groups)
+
+
+def cards_text(codes) -> str:
+    return " ".join(card_name(c) for c in codes)
+
+
+def side_name(names, seat: int, seats: int) -> str:
+    """A lone player's name, or both partners' names with four seats (K1)."""
+    if seats == 4:
+        return join_list([name_of(names, seat % 2), name_of(names, seat % 2 + 2)])
+    return name_of(names, seat)
+
+
+# --------------------------------------------------------------------------
+# Events
+# --------------------------------------------------------------------------
+
+def _match_started(e, names):
+    options = e.get("options") or {}
+    target = as_int(options.get("target"), 120)
+    seats = e.get("seats")
+    if seats == 4:
+        first = pgettext("karuselis", "The match begins: %(side)s against %(other)s, the first side to "
+                                      "%(target)d points wins") % {
+            "side": side_name(names, 0, 4), "other": side_name(names, 1, 4), "target": target}
+    else:
+        first = pgettext("karuselis", "The match begins: the first to %(target)d points wins") % {"target": target}
+    deck = options.get("deck")
+    without = None
+    if deck == "no_x20":
+        without = pgettext("karuselis", "Played without the Joker 20")
+    elif deck == "no_broom":
+        without = pgettext("karuselis", "Played without the Broom")
+    elif deck == "small":
+        without = pgettext("karuselis", "Played without the Joker 20 and the Broom")
+    return sentences(first, without)
+
+
+def _round_dealt(e, names):
+    first = pgettext("karuselis", "Round %(round)d: %(player)s deals") % {
+        "round": as_int(e.get("round")), "player": name_of(names, e.get("dealer"))}
+    returned = e.get("returned")
+    n = len(returned) if isinstance(returned, list) else as_int(returned)
+    back = npgettext("karuselis", "%(count)d joker or broom dealt to the table went back into the stock and "
+                                  "was replaced",
+                     "%(count)d jokers or brooms dealt to the table went back into the stock and were replaced",
+                     n) % {"count": n} if n else None
+    table = None
+    if e.get("table"):
+        table = pgettext("karuselis", "On the table: %(cards)s") % {"cards": cards_text(e["table"])}
+    hand = pgettext("karuselis", "Your cards: %(cards)s") % {"cards": cards_text(e["hand"])} if e.get("hand") else None
+    return sentences(first, back, table, hand)
+
+
+def _cards_dealt(e, names):
+    sizes = e.get("hand_sizes") or [len(h) for h in e.get("hands") or []]
+    n = max(sizes) if sizes else 0
+    first = npgettext("karuselis", "Everyone gets %(count)d more card", "Everyone gets %(count)d more cards", n) % {
+        "count": n}
+    hand = pgettext("karuselis", "Your cards: %(cards)s") % {"cards": cards_text(e["hand"])} if e.get("hand") else None
+    return sentences(first, hand)
+
+
+def _build_cards(groups, cards) -> list[str] | None:
+    """The cards of the one build a capture takes: every card taken less the loose ones
+    (with two builds or more the event does not say which card lay in which)."""
+    taken = [x for g in groups for x in g]
+    builds = [x for x in taken if not _is_card(x)]
+    if len(builds) != 1 or not isinstance(cards, list):
+        return None
+    rest = list(cards)
+    for x in taken:
+        if _is_card(x) and x in rest:
+            rest.remove(x)
+    return rest or None
+
+
+def _cards_captured(e, names):
+    groups = e.get("groups") or []
+    args = {"player": name_of(names, e.get("seat")), "card": card_name(e.get("card", ""))}
+    inside = _build_cards(groups, e.get("cards"))
+    if inside is not None:
+        args["groups"] = " + ".join(
+            pgettext("karuselis", "build %(build)s (%(cards)s)") % {"build": g[0], "cards": cards_text(inside)}
+            if len(g) == 1 and not _is_card(g[0]) else group_text(g) for g in groups)
+        return pgettext("karuselis", "%(player)s captured %(groups)s with %(card)s") % args
+    args["groups"] = groups_text(groups)
+    if any(not _is_card(x) for g in groups for x in g):
+        n = len(e.get("cards") or [])
+        return npgettext("karuselis", "%(player)s captured %(groups)s with %(card)s, taking %(count)d card",
+                         "%(player)s captured %(groups)s with %(card)s, taking %(count)d cards", n) % {
+            **args, "count": n}
+    return pgettext("karuselis", "%(player)s captured %(groups)s with %(card)s") % args
+
+
+def _build_made(e, names):
+    args = {"player": name_of(names, e.get("seat")), "card": card_name(e.get("card", "")),
+            "value": as_int(e.get("value")), "build": e.get("build", ""), "cards": cards_text(e.get("onto") or [])}
+    if e.get("raised"):
+        return pgettext("karuselis", "%(player)s raised build %(build)s to %(value)d with %(card)s") % args
+    return pgettext("karuselis", "%(player)s built %(value)d on %(cards)s with %(card)s: build %(build)s") % args
+
+
+def _card_trailed(e, names):
+    return pgettext("karuselis", "%(player)s put %(card)s on the table") % {
+        "player": name_of(names, e.get("seat")), "card": card_name(e.get("card", ""))}
+
+
+def _table_swept(e, names):
+    n = len(e.get("cards") or [])
+    player = name_of(names, e.get("seat"))
+    if not n:
+        return pgettext("karuselis", "%(player)s swept the empty table with the Broom") % {"player": player}
+    return npgettext("karuselis", "%(player)s swept the table with the Broom, taking %(count)d card",
+                     "%(player)s swept the table with the Broom, taking %(count)d cards", n) % {
+        "player": player, "count": n}
+
+
+def _table_collected(e, names):
+    n = len(e.get("cards") or [])
+    if e.get("seat") is None:
+        return npgettext("karuselis", "Nobody captured in this round: the %(count)d card left on the table is "
+                                      "set aside",
+                         "Nobody captured in this round: the %(count)d cards left on the table are set aside",
+                         n) % {"count": n}
+    return npgettext("karuselis", "%(player)s captured last and takes the %(count)d card left on the table",
+                     "%(player)s captured last and takes the %(count)d cards left on the table", n) % {
+        "player": name_of(names, e.get("seat")), "count": n}
+
+
+def _side_seats(seats: int) -> list[int]:
+    """One seat per side: every seat, or 0 and 1 with partnerships."""
+    return [0, 1] if seats == 4 else list(range(seats))
+
+
+def _round_scored(e, names):
+    points = e.get("points") or []
+    seats = len(points)
+    if not seats:
+        return pgettext("karuselis", "Round %(round)d is scored") % {"round": as_int(e.get("round"))}
+    sides = _side_seats(seats)
+    best = max(points[s] for s in sides)
+    leaders = [s for s in sides if points[s] == best]
+    if len(leaders) == 1:
+        return pgettext("karuselis", "Round %(round)d to %(player)s: +%(points)d") % {
+            "round": as_int(e.get("round")), "player": side_name(names, leaders[0], seats), "points": best}
+    return pgettext("karuselis", "Round %(round)d: a tie at +%(points)d") % {
+        "round": as_int(e.get("round")), "points": best}
+
+
+def _match_ended(e, names):
+    first = first_place(e.get("ranking"))
+    scores = e.get("scores") or []
+    if len(scores) == 4 and len(first) == 2 and first[0] % 2 == first[1] % 2 and first[0] < 4:
+        points = as_int(scores[first[0]])
+        return npgettext("karuselis", "The match is over: %(players)s win with %(points)d point",
+                         "The match is over: %(players)s win with %(points)d points", points) % {
+            "players": side_name(names, first[0], 4), "points": points}
+    return match_winners_with_points(e, names)
+
+
+WORDS = {
+    "match_started": _match_started,
+    "round_dealt": _round_dealt,
+    "cards_dealt": _cards_dealt,
+    "cards_captured": _cards_captured,
+    "build_made": _build_made,
+    "card_trailed": _card_trailed,
+    "table_swept": _table_swept,
+    "table_collected": _table_collected,
+    "round_scored": _round_scored,
+    "match_ended": _match_ended,
+}
+
+
+# --------------------------------------------------------------------------
+# The deal's score table
+# --------------------------------------------------------------------------
+
+def round_summary(e, names, options=None):
+    if e.get("type") != "round_scored":
+        return None
+    points, scores = e.get("points") or [], e.get("scores") or []
+    spades, cards = e.get("spades") or [], e.get("cards") or []
+    seats = len(points)
+    sides = _side_seats(seats)
+    leader = max((scores[s] for s in sides), default=None)
+    rows = []
+    for s in sides:
+        n_cards = cards[s] if s < len(cards) else 0
+        n_spades = spades[s] if s < len(spades) else 0
+        note = ", ".join([
+            npgettext("karuselis", "%(count)d card", "%(count)d cards", n_cards) % {"count": n_cards},
+            npgettext("karuselis", "%(count)d spade", "%(count)d spades", n_spades) % {"count": n_spades},
+        ])
+        rows.append(row(seats=[s, s + 2] if seats == 4 else [s], name=side_name(names, s, seats), gain=points[s],
+                        total=scores[s] if s < len(scores) else None, note=note,
+                        highlight=s < len(scores) and scores[s] == leader, cards=n_cards, spades=n_spades))
+    return summary(game=GAME, event=e, round_no=e.get("round"), headline=_round_scored(e, names), rows=rows,
+                   target=target_of(options))
+
+
+# --------------------------------------------------------------------------
+# Moves
+# --------------------------------------------------------------------------
+
+def _capture(m, names):
+    return pgettext("karuselis move", "Capture %(groups)s with %(card)s") % {
+        "groups": groups_text(m.get("groups") or []), "card": card_name(str(m.get("card", "")))}
+
+
+def _build(m, names):
+    onto = [str(x) for x in m.get("onto") or []]
+    args = {"card": card_name(str(m.get("card", ""))), "value": as_int(m.get("value"))}
+    if len(onto) == 1 and not _is_card(onto[0]):
+        args["build"] = onto[0]
+        return pgettext("karuselis move", "Raise build %(build)s to %(value)d with %(card)s") % args
+    args["cards"] = cards_text(onto)
+    return pgettext("karuselis move", "Build %(value)d on %(cards)s with %(card)s") % args
+
+
+MOVES = {
+    "capture": _capture,
+    "build": _build,
+    "trail": lambda m, names: pgettext("karuselis move", "Trail %(card)s") % {
+        "card": card_name(str(m.get("card", "")))},
+    "sweep": lambda m, names: pgettext("karuselis move", "Sweep with the Broom"),
+}
