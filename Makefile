@@ -4,6 +4,8 @@ PY     := $(VENV)/bin/python
 PYTHON ?= python3
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# A local copy runs with DEBUG on; production sets DEBUG=0 and a SECRET_KEY (README).
+export DEBUG ?= 1
 
 .PHONY: install migrate demo run worker test test-fast bench messages clean
 
@@ -21,13 +23,13 @@ migrate: install
 demo: migrate
 	$(PY) manage.py demo_data
 
-## Web server and a Celery worker, with demo data; Ctrl-C stops both.
+## Web server and a Celery worker with its beat (the sweeper), with demo data; Ctrl-C stops both.
 run: demo
 	@$(PY) manage.py collectstatic --noinput -v 0
 	@echo ""
 	@echo "  cardleague is running at http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
 	@echo ""
-	@$(VENV)/bin/celery -A league worker -l warning --concurrency 2 & worker=$$!; \
+	@$(VENV)/bin/celery -A league worker -B -l warning --concurrency 2 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -1,7 +1,10 @@
 """``access_*`` helpers: fetch and authorise in one call, so no view forgets a check."""
 from __future__ import annotations
 
-from games.errors import MatchNotFound, NotSignedIn, SeatForbidden
+from django.conf import settings
+from django_ratelimit.core import is_ratelimited
+
+from games.errors import MatchNotFound, NotSignedIn, RateLimited, SeatForbidden
 from games.models import Match
 
 
@@ -10,9 +13,12 @@ def access_match(user, match_id) -> Match:
     if not getattr(user, "is_authenticated", False):
         raise NotSignedIn()
     try:
-        return Match.objects.get(pk=int(match_id))
+        pk = int(match_id)
+        if not 1 <= pk < 2**63:  # beyond the id column's range: no such match, not a database error
+            raise ValueError(pk)
+        return Match.objects.get(pk=pk)
     except (Match.DoesNotExist, TypeError, ValueError):
-        raise MatchNotFound(match_id=str(match_id)) from None
+        raise MatchNotFound(match_id=str(match_id)[:20]) from None
 
 
 def seats_of(user, match: Match) -> list[int]:
@@ -35,3 +41,11 @@ def access_seat(user, match_id, seat: int | None = None) -> tuple[Match, int]:
     if seat not in held:
         raise SeatForbidden(seat=seat)
     return match, seat
+
+
+def moves_rate_check(request) -> None:
+    """A person (or a token's account) submits at most ``CARDLEAGUE_RATES["moves"]`` moves, through
+    the pages and the API together; beyond it ``RateLimited`` (429) and nothing is recorded."""
+    if is_ratelimited(request, group="moves", key="user_or_ip", rate=settings.CARDLEAGUE_RATES["moves"],
+                      increment=True):
+        raise RateLimited()

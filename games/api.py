@@ -1,53 +1,114 @@
 """The match API (django-ninja): what the pages do, for outside bot clients.
 
-Auth: the session (browser) or ``Authorization: Bearer <token>`` (an ApiToken).
-Errors are JSON ``{"code", "rule", "message"}`` with a 4xx status.
+Auth: ``Authorization: Bearer <token>`` (an ApiToken; no CSRF: a token client sends no cookie) or
+the browser's session (CSRF-checked, as every cookie-authenticated write must be). Errors are JSON
+``{"code", "rule", "message"}``; every status an operation can answer is in the OpenAPI schema.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Annotated
 
+from django.conf import settings
 from django.utils import timezone
-from ninja import Router, Schema
-from ninja.security import HttpBearer, django_auth
+from django_ratelimit.core import get_usage
+from ninja import Path, Query, Router, Schema
+from ninja.errors import Throttled
+from ninja.security import HttpBearer, SessionAuth as NinjaSessionAuth
 
 from games import selectors, services
-from games.access import access_match, access_seat, seats_of
+from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.errors import MalformedRequest
 from games.models import ApiToken
+from games.schemas import AnyMove, Position, SeatNumber, errors, move_json
 
 
 class TokenAuth(HttpBearer):
+    """A bearer token; wrong tokens are counted per address, and too many answer 429."""
+
     def authenticate(self, request, token):
+        rate = settings.CARDLEAGUE_RATES["token_failures"]
+        failures = get_usage(request, group="token_failures", key="ip", rate=rate)
+        if failures and failures["count"] >= failures["limit"]:
+            raise Throttled(wait=failures["time_left"])
         digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
         found = ApiToken.objects.select_related("user").filter(key_hash=digest, user__is_active=True).first()
         if found is None:
+            get_usage(request, group="token_failures", key="ip", rate=rate, increment=True)
             return None
         ApiToken.objects.filter(pk=found.pk).update(last_used_at=timezone.now())
         request.user = found.user
         return found.user
 
 
-router = Router(auth=[django_auth, TokenAuth()], tags=["matches"])
+class SessionAuth(NinjaSessionAuth):
+    """The browser's session. Only a signed-in session is CSRF-checked, so a request without one
+    (a token client, or nobody) goes on to the other auth or to 401, not to a CSRF 403."""
+
+    def _get_key(self, request):
+        if not request.user.is_authenticated:
+            return None
+        return super()._get_key(request)
+
+
+router = Router(auth=[TokenAuth(), SessionAuth()], tags=["matches"])
+
+RowIdPath = Annotated[int, Path(ge=1, le=2**63 - 1)]
+SeatQuery = Annotated[int | None, Query(None, ge=0, le=31)]
+PositionQuery = Annotated[int, Query(0, ge=0, le=2**31 - 1)]
+
+READ_ERRORS = errors(400, 401, 403, 404, 429)
+
+
+class SeatOut(Schema):
+    seat: int
+    name: str
+    bot: str | None = None
 
 
 class MatchOut(Schema):
     id: int
     game: str
     status: str
-    seats: list[dict]
+    seats: list[SeatOut]
     last_seq: int
     seed_commitment: str
     result: dict | None = None
     your_seats: list[int]
 
 
-class MoveIn(Schema):
+class ViewOut(Schema):
     seat: int | None = None
-    move: Any
-    expected_seq: int | None = None
+    seq: int
+    status: str
+    view: dict
+
+
+class LegalOut(Schema):
+    seat: int
+    seq: int
+    moves: list[dict]
+
+
+class EventOut(Schema):
+    seq: int
+    type: str
+    seat: int | None = None
+    payload: dict
+    created_at: str
+
+
+class EventsOut(Schema):
+    seat: int | None = None
+    seq: int
+    events: list[EventOut]
+
+
+class MoveIn(Schema):
+    seat: SeatNumber | None = None
+    move: AnyMove
+    expected_seq: Position | None = None
 
 
 def _seats(match) -> list[dict]:
@@ -55,48 +116,52 @@ def _seats(match) -> list[dict]:
             for s in match.seats.select_related("user").order_by("index")]
 
 
-@router.get("/{match_id}", response=MatchOut)
-def match_detail(request, match_id: int):
+@router.get("/{match_id}", response={200: MatchOut, **READ_ERRORS})
+def match_detail(request, match_id: RowIdPath):
     match = access_match(request.user, match_id)
     return {"id": match.pk, "game": match.game, "status": match.status, "seats": _seats(match),
             "last_seq": match.last_seq, "seed_commitment": match.seed_commitment, "result": match.result,
             "your_seats": seats_of(request.user, match)}
 
 
-@router.get("/{match_id}/view")
-def match_view(request, match_id: int, seat: int | None = None):
+@router.get("/{match_id}/view", response={200: ViewOut, **READ_ERRORS})
+def match_view(request, match_id: RowIdPath, seat: SeatQuery = None):
     """The view of a seat you hold (``seat`` omitted: your first seat)."""
     match, seat = access_seat(request.user, match_id, seat)
     return {"seat": seat, "seq": match.last_seq, "status": match.status, "view": selectors.seat_view(match, seat)}
 
 
-@router.get("/{match_id}/spectate")
-def match_spectate(request, match_id: int):
+@router.get("/{match_id}/spectate", response={200: ViewOut, **READ_ERRORS})
+def match_spectate(request, match_id: RowIdPath):
     """The spectator's view: no hand but what the rules show to all."""
     match = access_match(request.user, match_id)
     return {"seq": match.last_seq, "status": match.status, "view": selectors.seat_view(match, None)}
 
 
-@router.get("/{match_id}/legal")
-def match_legal(request, match_id: int, seat: int | None = None):
+@router.get("/{match_id}/legal", response={200: LegalOut, **READ_ERRORS})
+def match_legal(request, match_id: RowIdPath, seat: SeatQuery = None):
     match, seat = access_seat(request.user, match_id, seat)
     return {"seat": seat, "seq": match.last_seq, "moves": selectors.seat_legal_moves(match, seat)}
 
 
-@router.post("/{match_id}/moves")
-def match_move(request, match_id: int, payload: MoveIn):
-    """Submit a move for a seat you hold; ``expected_seq`` guards against stale views."""
+@router.post("/{match_id}/moves", response={200: EventsOut, **errors(400, 401, 403, 404, 409, 413, 422, 429)})
+def match_move(request, match_id: RowIdPath, payload: MoveIn):
+    """Submit a move for a seat you hold; ``expected_seq`` guards against stale views.
+
+    400: the move's shape (``malformed_move``, ``unknown_card``); 409: ``stale_seq`` or
+    ``match_over``; 422: the engine's refusal, with its rule (``not_your_turn``, …)."""
     match, seat = access_seat(request.user, match_id, payload.seat)
-    if not isinstance(payload.move, dict):
-        raise MalformedRequest()
-    rows = services.move_submit(match_id=match.pk, seat=seat, move=payload.move, expected_seq=payload.expected_seq)
+    moves_rate_check(request)
+    rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
+                                expected_seq=payload.expected_seq)
     match.refresh_from_db()
-    return {"seat": seat, "seq": match.last_seq, "status": match.status,
-            "events": selectors.events_for_seat(match, seat, after=rows[0].seq - 1)}
+    return {"seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat,
+                                                                                     after=rows[0].seq - 1)}
 
 
-@router.get("/{match_id}/events")
-def match_events(request, match_id: int, seat: int | None = None, after: int = 0):
+@router.get("/{match_id}/events", response={200: EventsOut, **READ_ERRORS})
+def match_events(request, match_id: RowIdPath, seat: SeatQuery = None,
+                 after: PositionQuery = 0):
     """Events after position ``after``, as your seat (or a spectator) may know them."""
     match = access_match(request.user, match_id)
     if seat is not None:
@@ -104,12 +169,34 @@ def match_events(request, match_id: int, seat: int | None = None, after: int = 0
     return {"seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat, after=after)}
 
 
+#: A move from a page's form is a small JSON object: this much text and nesting at most.
+MOVE_TEXT_MAX = 4096
+MOVE_DEPTH_MAX = 8
+
+
 def parse_move(text: str) -> dict:
-    """A move from a form field: JSON of an object, else ``MalformedRequest``."""
+    """A move from a form field: JSON of an object, else ``MalformedRequest``.
+
+    The text is bounded before it is parsed (its length, and its nesting counted on the brackets),
+    so ``"[" * 100000`` is refused in microseconds instead of raising ``RecursionError``."""
+    if not isinstance(text, str) or len(text) > MOVE_TEXT_MAX or _nesting(text) > MOVE_DEPTH_MAX:
+        raise MalformedRequest()
     try:
         move = json.loads(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         raise MalformedRequest() from None
     if not isinstance(move, dict):
         raise MalformedRequest()
     return move
+
+
+def _nesting(text: str) -> int:
+    """The deepest bracket nesting of a JSON text (brackets inside strings count too: an upper bound)."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest

@@ -18,9 +18,10 @@ class AuditReport:
     first_bad_seq: int | None = None
     problems: list[str] = field(default_factory=list)
 
-    def fail(self, seq: int | None, problem: str) -> None:
+    def fail(self, seq: int, problem: str) -> None:
+        """Record a problem at event ``seq`` (every problem names an event: the headline does)."""
         self.ok = False
-        if seq is not None and (self.first_bad_seq is None or seq < self.first_bad_seq):
+        if self.first_bad_seq is None or seq < self.first_bad_seq:
             self.first_bad_seq = seq
         self.problems.append(problem)
 
@@ -41,34 +42,42 @@ def _check_chain(match: Match, events: list[Event], report: AuditReport) -> None
     prev = store.GENESIS_HASH
     for expected_seq, e in enumerate(events, start=1):
         if e.seq != expected_seq:
-            report.fail(e.seq, f"event {e.seq}: sequence gap, expected {expected_seq}")
+            report.fail(expected_seq, f"event {expected_seq}: missing (the next recorded event is {e.seq})")
             return
         if e.prev_hash != prev:
             report.fail(e.seq, f"event {e.seq}: prev_hash does not match the previous event's hash")
             return
-        h = store.event_hash(prev_hash=prev, match_id=match.pk, seq=e.seq, payload=e.payload, seat=e.seat, move=e.move)
+        h = store.event_hash(prev_hash=prev, match_id=match.pk, seq=e.seq, payload=e.payload, seat=e.seat,
+                             move=e.move, created_at=e.created_at, chain_version=match.chain_version)
         if h != e.hash or e.type != e.payload.get("type"):
             report.fail(e.seq, f"event {e.seq}: content does not match its hash")
             return
         prev = e.hash
-    if events and (match.last_seq != events[-1].seq or match.last_hash != events[-1].hash):
-        report.fail(events[-1].seq, "the match's last position does not match its last event")
+    recorded = events[-1].seq if events else 0
+    if match.last_seq > recorded:
+        report.fail(recorded + 1, f"event {recorded + 1}: missing (the match says it reached event {match.last_seq}, "
+                                  f"the last recorded is {recorded})")
+    elif events and (match.last_seq != recorded or match.last_hash != events[-1].hash):
+        report.fail(recorded, f"event {recorded}: the match's last position does not match its last event")
 
 
 def _check_seed(match: Match, events: list[Event], report: AuditReport) -> str | None:
     revealed = [e for e in events if e.type == SEED_REVEALED]
     if match.status == Match.Status.FINISHED:
         if len(revealed) != 1 or revealed[0] is not events[-1]:
-            report.fail(events[-1].seq if events else None, "a finished match must end with one seed reveal")
+            last = events[-1].seq if events else 1
+            report.fail(last, f"event {last}: a finished match must end with one seed reveal")
             return None
         seed = revealed[0].payload.get("seed", "")
+        where = revealed[0].seq
     else:
         if revealed:
             report.fail(revealed[0].seq, f"event {revealed[0].seq}: seed revealed before the end")
             return None
-        seed = match.seed  # the operator's own check of a running match
-    if store.seed_commitment(seed) != match.seed_commitment:
-        report.fail(revealed[0].seq if revealed else None, "the seed does not match its commitment")
+        seed, where = match.seed, 1  # the operator's own check of a running match
+    if not isinstance(seed, str) or store.seed_commitment(seed) != match.seed_commitment:
+        report.fail(where, f"event {where}: the seed does not match the commitment published when the match "
+                           f"started ({match.seed_commitment[:12]}…)")
         return None
     return seed
 
@@ -108,4 +117,5 @@ def _check_replay(match: Match, events: list[Event], seed: str, report: AuditRep
             state = game.apply(state, payload)
     outcome = game.outcome(state)
     if match.status == Match.Status.FINISHED and outcome != match.result:
-        report.fail(engine_events[-1].seq if engine_events else None, "the recorded result differs from the replay")
+        last = engine_events[-1].seq if engine_events else 1
+        report.fail(last, f"event {last}: the recorded result differs from the replay")

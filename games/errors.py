@@ -62,6 +62,24 @@ class MalformedRequest(MatchError):
     message = _("The move is not valid JSON of the expected shape.")
 
 
+class RateLimited(DomainError):
+    code = "rate_limited"
+    status = 429
+    message = _("Too many requests: wait a moment and try again.")
+
+
+class RequestTooLarge(DomainError):
+    code = "request_too_large"
+    status = 413
+    message = _("The request is too large.")
+
+
+class SeatedTwice(MatchError):
+    code = "seated_twice"
+    status = 400
+    message = _("A person can hold only one seat of a match.")
+
+
 ILLEGAL_MOVE_STATUS = {"malformed_move": 400, "unknown_card": 400}
 
 

@@ -21,6 +21,10 @@ class NewMatchForm(forms.Form):
                              required=False, max_length=400)
     target = forms.IntegerField(label=_("Target points (empty: the game's default)"), required=False, min_value=1)
 
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
     def clean(self):
         data = super().clean()
         game, seats = data.get("game"), data.get("seats")
@@ -32,6 +36,10 @@ class NewMatchForm(forms.Form):
         if game not in registry.names():
             raise forms.ValidationError(_("Unknown game."))
         names = [n.strip() for n in (data.get("people") or "").split(",") if n.strip()]
+        if self.user is not None and self.user.get_username() in names:
+            raise forms.ValidationError(_("You already hold the first seat: name only the other people."))
+        if len(set(names)) != len(names):
+            raise forms.ValidationError(_("Name each person once: a person holds one seat."))
         users = {u.get_username(): u for u in get_user_model().objects.filter(username__in=names, is_active=True)}
         unknown = [n for n in names if n not in users]
         if unknown:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 import pgtrigger
 
@@ -41,6 +42,14 @@ class Match(models.Model):
                                    related_name="+", verbose_name=_("created by"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    moved_at = models.DateTimeField(_("last event at"), default=timezone.now, editable=False,
+                                    help_text=_("When the last event was recorded."))
+    bots_to_act = models.BooleanField(_("a bot is to act"), default=False, editable=False,
+                                      help_text=_("Set with every event; the sweeper wakes bots left waiting."))
+    chain_version = models.PositiveSmallIntegerField(
+        _("hash chain version"), default=2, editable=False,
+        help_text=_("1: event hashes without their time (matches recorded before it was covered); "
+                    "2: each hash covers the event's time too."))
 
     class Meta:
         verbose_name = _("match")
@@ -74,6 +83,8 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
             models.CheckConstraint(condition=~(models.Q(user__isnull=False) & ~models.Q(bot="")),
                                    name="seat_person_or_bot"),
+            models.UniqueConstraint(fields=["match", "user"], condition=models.Q(user__isnull=False),
+                                    name="seat_person_once"),
         ]
 
     def __str__(self) -> str:
@@ -101,7 +112,8 @@ class Event(models.Model):
     payload = models.JSONField()
     seat = models.SmallIntegerField(null=True, blank=True, help_text=_("The seat whose move caused it."))
     move = models.JSONField(null=True, blank=True, help_text=_("Set on the first event of a move's batch."))
-    created_at = models.DateTimeField(auto_now_add=True)
+    # set by the store before hashing (chain version 2 covers it), never by the database
+    created_at = models.DateTimeField(default=timezone.now)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
@@ -112,6 +124,9 @@ class Event(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq")]
         triggers = [
             pgtrigger.Protect(name="event_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+            pgtrigger.Trigger(name="event_no_truncate", operation=pgtrigger.Truncate, level=pgtrigger.Statement,
+                              when=pgtrigger.Before,
+                              func="RAISE EXCEPTION 'pgtrigger: Cannot truncate % table', TG_TABLE_NAME;"),
         ]
 
     def __str__(self) -> str:

@@ -94,11 +94,12 @@ def events_for_seat(match: Match, seat: int | None, after: int = 0, limit: int =
     """The events after position ``after`` as ``seat`` may know them.
 
     While the match runs each payload goes through ``engine.redact`` (events the
-    seat may not know of are left out); after it ends every event is public.
+    seat may not know of are left out); once it has finished every event is public (an aborted
+    match never revealed its seed: it stays redacted).
     """
     game = registry.get(match.game)
     rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
-    public = not match.is_running
+    public = match.status == Match.Status.FINISHED
     out = []
     for e in rows:
         if public:

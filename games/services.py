@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
 from django.dispatch import Signal
@@ -17,7 +18,7 @@ from django.utils import timezone
 from engine import registry
 from engine.bots import POLICY_NAMES
 from games import store
-from games.errors import MatchNotRunning, StaleSequence
+from games.errors import MatchNotRunning, SeatedTwice, StaleSequence
 from games.models import SEED_REVEALED, Event, Match, Seat
 
 # Sent on commit when a match has ended; ``match_id`` is its id.
@@ -48,6 +49,9 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
     leaves the bots for the caller to run (a benchmark, a tournament task).
     """
     engine_game = registry.get(game)
+    people = [s.user.pk for s in seats if s.user is not None]
+    if len(set(people)) != len(people):
+        raise SeatedTwice()
     seed = seed or secrets.token_hex(16)
     payloads = engine_game.start(len(seats), seed, options=options, deck=deck)
     match = Match.objects.create(game=game, options=dict(options or {}), seed=seed,
@@ -57,7 +61,8 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
                               for i, s in enumerate(seats)])
     store.append_events(match, payloads, seat=None, move=None)
     state = engine_game.fold(payloads)
-    match.save(update_fields=["last_seq", "last_hash"])
+    match.bots_to_act = _bots_to_act(match, state)
+    match.save(update_fields=["last_seq", "last_hash", "moved_at", "bots_to_act"])
     store.remember(match, state)
     _after_change(match, state, wake_bots=wake_bots)
     return match
@@ -85,11 +90,12 @@ def move_submit(*, match_id: int, seat: int, move: dict, expected_seq: int | Non
     before = match.last_seq
     rows = store.append_events(match, payloads, seat=seat, move=move)
     outcome = engine_game.outcome(state)
-    fields = ["last_seq", "last_hash"]
+    fields = ["last_seq", "last_hash", "moved_at", "bots_to_act"]
     if outcome is not None:
         rows += store.append_events(match, [{"type": SEED_REVEALED, "seed": match.seed}], seat=None, move=None)
         match.status, match.result, match.finished_at = Match.Status.FINISHED, outcome, timezone.now()
         fields += ["status", "result", "finished_at"]
+    match.bots_to_act = outcome is None and _bots_to_act(match, state)
     match.save(update_fields=fields)
     store.remember(match, state)
     store.maybe_snapshot(match, state, before)
@@ -102,8 +108,8 @@ def match_abort(*, match_id: int) -> Match:
     """Stop a running match (an organiser's decision); its events stay as they are."""
     match = Match.objects.select_for_update().get(pk=match_id)
     if match.is_running:
-        match.status, match.finished_at = Match.Status.ABORTED, timezone.now()
-        match.save(update_fields=["status", "finished_at"])
+        match.status, match.finished_at, match.bots_to_act = Match.Status.ABORTED, timezone.now(), False
+        match.save(update_fields=["status", "finished_at", "bots_to_act"])
     return match
 
 
@@ -118,15 +124,18 @@ def _after_change(match: Match, state, wake_bots: bool = True) -> None:
         match_id = match.pk
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
         return
-    if not wake_bots:
-        return
-    actors = set(registry.get(match.game).view(state, None)["to_act"])
-    bot_seats = set(Seat.objects.filter(match=match).exclude(bot="").values_list("index", flat=True))
-    if actors & bot_seats:
+    if wake_bots and match.bots_to_act:
         from games.tasks import bots_play
 
         match_id, seq = match.pk, match.last_seq
         transaction.on_commit(lambda: bots_play.delay(match_id, seq))
+
+
+def _bots_to_act(match: Match, state) -> bool:
+    """Whether a bot seat is among the seats that may act now (recorded on the match, so the
+    sweeper finds bots left waiting with one indexed query)."""
+    actors = set(registry.get(match.game).view(state, None)["to_act"])
+    return bool(actors) and Seat.objects.filter(match=match, index__in=actors).exclude(bot="").exists()
 
 
 def bot_choice(match: Match, state) -> tuple[int, dict] | None:
@@ -180,3 +189,18 @@ def bots_advance(*, match_id: int, seq: int | None = None, budget: int = 400) ->
             return made, False  # someone else moved; their commit woke the bots again
         made += 1
     return made, True
+
+
+def stalled_bots_wake(*, stall_seconds: float) -> list[int]:
+    """Wake the bots of running matches where a bot is to act and nothing has been recorded for
+    ``stall_seconds`` (their task was lost: a worker killed, a broker restarted). Idempotent: the
+    task is for the match's current position, and a task for a position already left does nothing.
+    Returns the matches woken."""
+    from games.tasks import bots_play
+
+    cutoff = timezone.now() - timedelta(seconds=stall_seconds)
+    stalled = list(Match.objects.filter(status=Match.Status.RUNNING, bots_to_act=True, moved_at__lt=cutoff)
+                   .values_list("pk", "last_seq")[:500])
+    for match_id, seq in stalled:
+        bots_play.delay(match_id, seq)
+    return [match_id for match_id, _ in stalled]

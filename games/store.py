@@ -13,8 +13,10 @@ import json
 import pickle
 import threading
 from collections import OrderedDict
+from datetime import datetime, timezone as dt_timezone
 
 from django.conf import settings
+from django.utils import timezone
 
 from engine import registry
 from games.models import SEED_REVEALED, Event, Match, Snapshot
@@ -29,11 +31,23 @@ def canonical(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def event_hash(*, prev_hash: str, match_id: int, seq: int, payload: dict, seat: int | None, move: dict | None) -> str:
-    """SHA-256 over the previous hash and this event's whole content."""
-    body = canonical({"match": match_id, "seq": seq, "type": payload.get("type"), "seat": seat,
-                      "payload": payload, "move": move})
-    return hashlib.sha256((prev_hash + body).encode("utf-8")).hexdigest()
+def event_time(moment: datetime) -> str:
+    """An event's time as the hash covers it: UTC, ISO 8601, to the microsecond."""
+    return moment.astimezone(dt_timezone.utc).isoformat(timespec="microseconds")
+
+
+def event_hash(*, prev_hash: str, match_id: int, seq: int, payload: dict, seat: int | None, move: dict | None,
+               created_at: datetime | None = None, chain_version: int = 2) -> str:
+    """SHA-256 over the previous hash and this event's whole content.
+
+    Chain version 2 covers the event's time too (``created_at``), so nobody can move an event in
+    time unseen (a clock's timeout is judged by it); version 1, of matches recorded before, did not.
+    """
+    content = {"match": match_id, "seq": seq, "type": payload.get("type"), "seat": seat,
+               "payload": payload, "move": move}
+    if chain_version >= 2:
+        content["at"] = event_time(created_at)
+    return hashlib.sha256((prev_hash + canonical(content)).encode("utf-8")).hexdigest()
 
 
 def seed_commitment(seed: str) -> str:
@@ -44,21 +58,23 @@ def append_events(match: Match, payloads: list[dict], *, seat: int | None, move:
     """Append ``payloads`` after ``match.last_seq`` with chained hashes.
 
     The caller holds the match row lock; ``move`` is stored on the first event
-    of the batch. Updates ``match.last_seq`` / ``last_hash`` in memory (the caller
+    of the batch. Updates ``match.last_seq`` / ``last_hash`` / ``moved_at`` in memory (the caller
     saves the match).
     """
     rows = []
     prev = match.last_hash or GENESIS_HASH
     seq = match.last_seq
+    now = timezone.now()
     for i, payload in enumerate(payloads):
         seq += 1
         this_move = move if i == 0 else None
-        h = event_hash(prev_hash=prev, match_id=match.pk, seq=seq, payload=payload, seat=seat, move=this_move)
+        h = event_hash(prev_hash=prev, match_id=match.pk, seq=seq, payload=payload, seat=seat, move=this_move,
+                       created_at=now, chain_version=match.chain_version)
         rows.append(Event(match=match, seq=seq, type=payload["type"], payload=payload, seat=seat,
-                          move=this_move, prev_hash=prev, hash=h))
+                          move=this_move, created_at=now, prev_hash=prev, hash=h))
         prev = h
     Event.objects.bulk_create(rows)
-    match.last_seq, match.last_hash = seq, prev
+    match.last_seq, match.last_hash, match.moved_at = seq, prev, now
     return rows
 
 

@@ -21,3 +21,9 @@ def bots_play(match_id: int, seq: int | None = None) -> int:
         last_seq = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
         bots_play.delay(match_id, last_seq)
     return made
+
+
+@shared_task(name="games.sweep", ignore_result=True)
+def sweep() -> int:
+    """Periodic (Celery beat): wake bots left waiting longer than ``CARDLEAGUE_STALL_SECONDS``."""
+    return len(services.stalled_bots_wake(stall_seconds=settings.CARDLEAGUE_STALL_SECONDS))

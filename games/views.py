@@ -10,10 +10,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
 from games import selectors, services
-from games.access import access_match, access_seat, seats_of
+from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.api import parse_move
 from games.audit import match_verify
-from games.errors import MatchError, MatchNotFound, http_error
+from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
 from games.forms import DEFAULT_SEATS, NewMatchForm
 from games.models import Match
 from games.services import SeatSpec
@@ -32,7 +32,7 @@ def home(request):
 @login_required
 @require_POST
 def match_new(request):
-    form = NewMatchForm(request.POST)
+    form = NewMatchForm(request.POST, user=request.user)
     if not form.is_valid():
         return render(request, "games/home.html", {"form": form, "default_seats": DEFAULT_SEATS}, status=400)
     data = form.cleaned_data
@@ -74,7 +74,7 @@ def _domain(fn):
             return fn(request, *args, **kwargs)
         except MatchNotFound:
             raise Http404()
-        except MatchError as exc:
+        except DomainError as exc:
             status, body = http_error(exc)
             return HttpResponse(f"{body['code']}: {body['message']}", status=status, content_type="text/plain")
     wrapper.__name__ = fn.__name__
@@ -109,11 +109,11 @@ def match_move(request, match_id: int):
     match, seat = access_seat(request.user, match_id, seat)
     error = None
     try:
+        moves_rate_check(request)
         move = parse_move(request.POST.get("move", ""))
-        expected = request.POST.get("expected_seq")
-        expected_seq = int(expected) if expected and expected.isdigit() else None
-        services.move_submit(match_id=match.pk, seat=seat, move=move, expected_seq=expected_seq)
-    except (IllegalMove, MatchError) as exc:
+        services.move_submit(match_id=match.pk, seat=seat, move=move,
+                             expected_seq=_position(request.POST.get("expected_seq")))
+    except (IllegalMove, DomainError) as exc:
         status, error = http_error(exc)
         if not request.htmx:
             return HttpResponse(f"{error['code']}: {error['message']}", status=status, content_type="text/plain")
@@ -123,6 +123,21 @@ def match_move(request, match_id: int):
     context = _board_context(request, match)
     context["error"] = error
     return render(request, "games/_board.html", context)
+
+
+def _position(text: str | None) -> int | None:
+    """The page's ``expected_seq``: absent, or a position; anything else is a malformed request."""
+    if text is None or text == "":
+        return None
+    if not text.isdigit() or len(text) > 10:
+        raise MalformedRequest()
+    return int(text)
+
+
+def rate_limited(request, exception=None):
+    """django-ratelimit's answer (RATELIMIT_VIEW): 429 with the project's error shape."""
+    status, body = http_error(RateLimited())
+    return HttpResponse(f"{body['code']}: {body['message']}", status=status, content_type="text/plain")
 
 
 @login_required

@@ -5,12 +5,16 @@ the admin). Errors use the project's JSON shape ``{"code", "rule", "message"}``.
 """
 from __future__ import annotations
 
-from ninja import Router, Schema
+from ninja import Path, Router, Schema
 from ninja.errors import HttpError
 
 from engine import registry
 from league import selectors
+from games.api import RowIdPath
+from games.schemas import errors
 from league.models import PlayerProfile, Tournament
+
+ERRORS = errors(400, 404, 429)
 
 router = Router(tags=["league"])
 
@@ -138,35 +142,35 @@ def _tournament(tournament_id: int) -> Tournament:
     return found
 
 
-@router.get("/tournaments", response=list[TournamentOut])
-def tournament_list(request, status: str | None = None):
+@router.get("/tournaments", response={200: list[TournamentOut], **ERRORS})
+def tournament_list(request, status: Tournament.Status | None = None):
     return [selectors.tournament_summary(t) for t in selectors.tournaments(status=status)]
 
 
-@router.get("/tournaments/{tournament_id}", response=TournamentDetailOut)
-def tournament_detail(request, tournament_id: int):
+@router.get("/tournaments/{tournament_id}", response={200: TournamentDetailOut, **ERRORS})
+def tournament_detail(request, tournament_id: RowIdPath):
     tournament = _tournament(tournament_id)
     rounds = [{**r, "scheduled_on": r["scheduled_on"].isoformat() if r["scheduled_on"] else None}
               for r in selectors.tournament_rounds(tournament)]
     return {**selectors.tournament_summary(tournament), "rounds_played": rounds}
 
 
-@router.get("/tournaments/{tournament_id}/standings", response=StandingsOut)
-def tournament_standings(request, tournament_id: int):
+@router.get("/tournaments/{tournament_id}/standings", response={200: StandingsOut, **ERRORS})
+def tournament_standings(request, tournament_id: RowIdPath):
     table = selectors.standings(_tournament(tournament_id))
     rows = [{**r, "tie_breaks": dict(zip(table["order"], r["values"]))} for r in table["rows"]]
     return {"tournament_id": tournament_id, "order": table["order"], "rows": rows}
 
 
-@router.get("/ratings/{game}", response=list[RatingOut])
+@router.get("/ratings/{game}", response={200: list[RatingOut], **ERRORS})
 def ratings(request, game: str):
     if game not in registry.names():
         raise HttpError(404, "no such game")
     return selectors.ratings_for_game(game)
 
 
-@router.get("/players/{player_id}", response=PlayerOut)
-def player(request, player_id: int):
+@router.get("/players/{player_id}", response={200: PlayerOut, **ERRORS})
+def player(request, player_id: RowIdPath):
     found = PlayerProfile.objects.filter(pk=player_id).first()
     if found is None:
         raise HttpError(404, "no such player")

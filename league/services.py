@@ -683,6 +683,11 @@ def table_run(*, table_id: int) -> bool:
             _, more = bots_advance(match_id=match.pk, budget=settings.CARDLEAGUE_BOT_MOVES_PER_TASK)
             if not more:
                 break
+            if not _inline.get():
+                # a task does bounded work (it stays well inside the broker's visibility timeout)
+                # and hands the rest of the match on to a fresh task
+                _enqueue_tables([table_id])
+                return False
     table_record(table_id=table_id)
     return Folded.objects.filter(projection=Folded.Projection.STANDINGS, table_id=table_id).exists()
 
@@ -847,6 +852,24 @@ def tournament_sweep(*, tournament_id: int) -> int:
             "pk", flat=True):
         round_close(round_id=round_id)
     return recorded
+
+
+def tournaments_sweep(*, stall_seconds: float) -> dict:
+    """Periodic (Celery beat, ``league.sweep``): keep every running tournament moving after a lost
+    task. Records decided tables not folded yet and closes finished rounds (``tournament_sweep``),
+    and re-queues ``league.table_play`` for tables of a running round whose match was never
+    created (the round started more than ``stall_seconds`` ago). Idempotent, like the tasks."""
+    cutoff = timezone.now() - timedelta(seconds=stall_seconds)
+    recorded = sum(tournament_sweep(tournament_id=pk) for pk in
+                   Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", flat=True))
+    orphans = list(Table.objects.filter(round__status=Round.Status.RUNNING, round__started_at__lt=cutoff,
+                                        kind=Table.Kind.MATCH, match__isnull=True)
+                   .exclude(folds__projection=Folded.Projection.STANDINGS).values_list("pk", flat=True)[:500])
+    from league import tasks
+
+    for table_id in orphans:
+        tasks.table_play.delay(table_id)
+    return {"recorded": recorded, "requeued": len(orphans)}
 
 
 def tournament_run(*, tournament_id: int, on_round=None) -> Tournament:

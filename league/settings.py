@@ -24,11 +24,12 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for: `make run` (and the other make targets for a local copy) set DEBUG=1.
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+        raise RuntimeError("SECRET_KEY must be set when DEBUG is off (make run sets DEBUG=1 for a local copy)")
     SECRET_KEY = "dev-only-insecure-key-change-me"
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
@@ -42,6 +43,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "pgtrigger",
+    "axes",
+    "csp",
     "games",
     "league",
 ]
@@ -57,6 +60,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # last, as django-axes asks: it turns a locked-out login into its lockout response
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "league.urls"
@@ -92,10 +98,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so that a test's Celery worker process sees the same database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-cardleague.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# PostgreSQL roles the application connects as, when they are not the tables' owner: the events
+# migration revokes UPDATE, DELETE and TRUNCATE on the events table from them.
+CARDLEAGUE_DB_APP_ROLES = [r.strip() for r in os.environ.get("CARDLEAGUE_DB_APP_ROLES", "").split(",") if r.strip()]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a login while its username and address are locked out
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 LANGUAGE_CODE = "en"
@@ -114,6 +130,13 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# A cache shared by every process on this machine by default (a directory under var/), Redis in
+# production (CACHE_URL=redis://…): the API's throttles and the rate limits count in it.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+          if CACHE_URL.startswith(("redis://", "rediss://")) else
+          {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(VAR_DIR / "cache")}}
+
 # Celery: an embedded broker on a SQLite file by default (no server needed).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}")
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
@@ -123,13 +146,69 @@ CELERY_TASK_ACKS_LATE = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "cardleague")
+# Every task does bounded work (CARDLEAGUE_BOT_MOVES_PER_TASK moves, then it hands on), so no task
+# runs near the time limit; the broker gives an unacknowledged task (its worker died) to another
+# worker after the visibility timeout, which must exceed the longest task.
+CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "120"))
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 30
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(CELERY_TASK_TIME_LIMIT + 30))),
+} if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else {}
+# Celery beat: the sweepers re-queue stalled work (games.sweep, league.sweep). `make run` starts beat inside its
+# worker (-B); production runs one beat process (docker/compose.yaml).
+CARDLEAGUE_SWEEP_EVERY = float(os.environ.get("CARDLEAGUE_SWEEP_EVERY", "15"))
+CARDLEAGUE_STALL_SECONDS = float(os.environ.get("CARDLEAGUE_STALL_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE = {
+    "games-sweep": {"task": "games.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
+    "league-sweep": {"task": "league.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # Event store: a snapshot of the folded state every N events bounds replay cost.
 CARDLEAGUE_SNAPSHOT_EVERY = int(os.environ.get("CARDLEAGUE_SNAPSHOT_EVERY", "200"))
 # Bots: moves one task plays before handing on to a fresh task.
 CARDLEAGUE_BOT_MOVES_PER_TASK = int(os.environ.get("CARDLEAGUE_BOT_MOVES_PER_TASK", "400"))
-# Seconds a human-facing bot waits before moving, so people can follow the table.
-CARDLEAGUE_BOT_DELAY = float(os.environ.get("CARDLEAGUE_BOT_DELAY", "0"))
+
+# Guessing and flooding. Logins: django-axes locks a username at an address out after 5 failures
+# for 15 minutes (429). The API: per-address and per-user request rates (django-ninja throttles);
+# wrong bearer tokens are counted per address; moves have their own per-user rate (API and pages).
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0")) or None
+AXES_VERBOSE = False
+CARDLEAGUE_RATES = {
+    "api_anon": os.environ.get("RATE_API_ANON", "60/m"),
+    "api_user": os.environ.get("RATE_API_USER", "1200/m"),
+    "moves": os.environ.get("RATE_MOVES", "600/m"),
+    "token_failures": os.environ.get("RATE_TOKEN_FAILURES", "20/m"),
+    "signups": os.environ.get("RATE_SIGNUPS", "10/h"),
+}
+RATELIMIT_VIEW = "games.views.rate_limited"
+RATELIMIT_IP_META_KEY = "HTTP_X_FORWARDED_FOR" if AXES_IPWARE_PROXY_COUNT else None
+# A move is a few hundred bytes; an API body beyond this is refused with 413 before it is parsed.
+CARDLEAGUE_MAX_BODY = int(os.environ.get("CARDLEAGUE_MAX_BODY", str(64 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = CARDLEAGUE_MAX_BODY
+
+# Content-Security-Policy (django-csp): scripts only from this site (htmx and our static files;
+# no inline script, no eval); inline style attributes are allowed (the boards position cards
+# with CSS variables), <style> elements are not needed.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 LOGGING = {
     "version": 1,
@@ -138,6 +217,17 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
+# Production (DEBUG off): secure cookies, HSTS, HTTPS redirects behind a proxy that sets
+# X-Forwarded-Proto. A local production-shaped run over plain HTTP (docker/compose.yaml on
+# localhost) turns them off with SECURE_SSL_REDIRECT=0 SESSION_COOKIE_SECURE=0 CSRF_COOKIE_SECURE=0.
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_HTTPONLY = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"

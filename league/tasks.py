@@ -30,3 +30,11 @@ def match_record(match_id: int) -> bool:
 def tournament_sweep(tournament_id: int) -> int:
     """Record decided tables whose ``match_finished`` was lost (e.g. a worker stopped mid-way)."""
     return services.tournament_sweep(tournament_id=tournament_id)
+
+
+@shared_task(name="league.sweep", ignore_result=True)
+def sweep() -> dict:
+    """Periodic (Celery beat): record lost results and re-queue tables whose task was lost."""
+    from django.conf import settings
+
+    return services.tournaments_sweep(stall_seconds=settings.CARDLEAGUE_STALL_SECONDS)

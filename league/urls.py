@@ -1,17 +1,25 @@
 """URLs: pages, the admin, and the API under /api/."""
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.core.exceptions import RequestDataTooBig
 from django.urls import include, path
 from ninja import NinjaAPI
-from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+from ninja.throttling import AnonRateThrottle, AuthRateThrottle
 
 from engine import IllegalMove
-from games.api import router as matches_router
-from games.errors import DomainError, http_error
+from games.errors import DomainError, RateLimited, RequestTooLarge, http_error
 
-api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api")
-api.add_router("/matches", matches_router)
+api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api",
+               throttle=[AnonRateThrottle(settings.CARDLEAGUE_RATES["api_anon"]),
+                         AuthRateThrottle(settings.CARDLEAGUE_RATES["api_user"])])
+api.add_router("/matches", "games.api.router")
 api.add_router("/league", "league.api.router")
+
+
+def _error(request, code: str, message: str, status: int, **extra):
+    return api.create_response(request, {"code": code, "rule": None, "message": message, **extra}, status=status)
 
 
 @api.exception_handler(IllegalMove)
@@ -23,20 +31,35 @@ def domain_error(request, exc):
 
 @api.exception_handler(ValidationError)
 def validation_error(request, exc):
-    return api.create_response(request, {"code": "malformed_request", "rule": None, "message": "invalid request",
-                                         "errors": exc.errors}, status=400)
+    """A request of the wrong shape: ``malformed_move`` when the move is at fault, else ``malformed_request``."""
+    move_at_fault = any(list(e.get("loc", ()))[1:3] == ["payload", "move"] for e in exc.errors)
+    code = "malformed_move" if move_at_fault else "malformed_request"
+    details = [{"loc": list(e.get("loc", ()))[:8], "msg": str(e.get("msg", ""))[:200], "type": e.get("type")}
+               for e in exc.errors[:20]]  # never the input itself: it may be huge
+    return _error(request, code, "invalid request", 400, errors=details)
 
 
 @api.exception_handler(HttpError)
 def http_error_json(request, exc):
     code = {400: "malformed_request", 404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    return api.create_response(request, {"code": code, "rule": None, "message": str(exc)}, status=exc.status_code)
+    return _error(request, code, str(exc), exc.status_code)
 
 
 @api.exception_handler(AuthenticationError)
 def auth_error(request, exc):
-    return api.create_response(request, {"code": "not_signed_in", "rule": None, "message": "sign in first"},
-                               status=401)
+    return _error(request, "not_signed_in", "sign in first", 401)
+
+
+@api.exception_handler(Throttled)
+def throttled(request, exc):
+    response = _error(request, RateLimited.code, str(RateLimited.message), 429)
+    response["Retry-After"] = "60"
+    return response
+
+
+@api.exception_handler(RequestDataTooBig)
+def too_big(request, exc):
+    return _error(request, RequestTooLarge.code, str(RequestTooLarge.message), 413)
 
 
 urlpatterns = [
