@@ -43,6 +43,19 @@ Decided points beyond the rules text:
 - A skipped deal (C11) has no dealer: the dealer does not move, the resting
   seats return, and the round counter still advances.
 - The first deal: seat 0 deals (ENGINE.md), so seat 1 acts first.
+- Moves: every move first passes ``core.guard_move`` (bounds in
+  ``core.MOVE_BOUNDS``; code ``malformed_move``, rule C4); keep, ask and resign
+  carry no field but ``type``.
+- Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
+  records ``seat_resigned``, also by a seat that is out; a resigned seat keeps
+  its card, its turns and its lives. Seats already out are not "not resigned"
+  seats for the end: the match ends as soon as at most one seat that is alive
+  and has not resigned remains (``still_contending``): at once after the
+  resignation, after a chop (C8) mid-deal, or at the end of a deal (C12). The
+  ranking is C12's elimination ranking with the resigned seats below all, the
+  latest to resign best among them (``core.rank_with_resignations``; an alive
+  resigned seat is no longer among the alive seats that share first place).
+  The view lists ``resigned`` (seats, in the order they resigned).
 
 Stacked decks (ENGINE.md): the participants of the first deal (every seat)
 receive one card each in seat order, the rest is the stock, top first. Later
@@ -63,7 +76,7 @@ gave, got} · ``life_lost`` {seat, lives (left), rule, card (for a chop)} ·
 null for the stock's Cat), swaps: [[asker, target]…] newest first} ·
 ``deal_settled`` {round, cards (per seat, null for non-participants), losers,
 rest (the seats resting next deal)} · ``deal_ended`` {round} (C8, no
-settlement) · ``match_ended`` {ranking, scores}.
+settlement) · ``seat_resigned`` {seat} · ``match_ended`` {ranking, scores}.
 
 View keys beyond ENGINE.md's: ``participants`` (turn order, dealer last),
 ``set_aside``, ``stock_size``, ``last_log`` (the previous deal's log, with its
@@ -109,6 +122,7 @@ MAX_LIVES = 10
 OPTIONS = {"lives": (DEFAULT_LIVES, lambda v: core.positive_int(v) and v <= MAX_LIVES)}
 MATCH_FORMAT = core.Elimination(lives=DEFAULT_LIVES)     # the option ``lives`` replaces the count
 MOVES = ("keep", "ask")
+MOVE_KEYS = {"keep": frozenset({"type"}), "ask": frozenset({"type"}), core.RESIGN: core.RESIGN_KEYS}
 # Every played deal costs at least one life (a settlement always has a loser;
 # a deal ends early only after a chop) and a skipped deal only follows a played
 # one, so a match has at most 2 * seats * lives deals. Per deal: the deal, a
@@ -117,7 +131,7 @@ MOVES = ("keep", "ask")
 # the life, the elimination, the undo, the early end), then the settlement with
 # up to 6 lives and 6 eliminations and the end: under 200.
 EVENTS_PER_DEAL = 200
-MAX_EVENTS = 1 + 2 * MAX_SEATS * MAX_LIVES * EVENTS_PER_DEAL
+MAX_EVENTS = 1 + 2 * MAX_SEATS * MAX_LIVES * EVENTS_PER_DEAL + MAX_SEATS  # + resignations
 
 # Events kept in the deal's log (the view shows them as the seat may know them).
 LOGGED = frozenset({"fool_knocked", "card_kept", "swap_asked", "swap_refused", "cards_swapped",
@@ -157,6 +171,7 @@ class State:
     revealed: tuple = ()        # per seat: its card at the last settlement, or None
     seen: tuple = ()            # per seat, then the public: frozenset of codes shown this deal
     last_seen: tuple = ()       # the same for the previous deal
+    resigned: tuple = ()        # seats, in the order they resigned
     ended: bool = False
     result: dict | None = None
 
@@ -261,15 +276,26 @@ def deal_ends_early(order: tuple) -> bool:
     return len(order) < 2
 
 
-def match_is_over(lives) -> bool:
-    """C12. A seat at zero lives is out; the last seat alive wins (or none is left)."""
-    return sum(1 for n in lives if n > 0) <= 1
+def match_is_over(lives, resigned=()) -> bool:
+    """C12. A seat at zero lives is out; the last seat alive wins (or none is left).
+    With resignations: ``still_contending``."""
+    return not still_contending(lives, resigned)
 
 
-def final_ranking(options: dict, out_round) -> list[list[int]]:
+def still_contending(lives, resigned) -> bool:
+    """ENGINE.md "Resigning": when resigning leaves one seat not resigned, the match ends at
+    once with it first (decided: seats already out do not count; the match ends when at
+    most one seat that is alive and has not resigned remains)."""
+    return not core.last_standing((s for s, n in enumerate(lives) if n > 0), resigned)
+
+
+def final_ranking(options: dict, out_round, resigned=()) -> list[list[int]]:
     """C12. The others rank by the deal in which they went out (later is better; out in the
-    same deal shares a place). If all remaining seats go out together, they share first place."""
-    return replace(MATCH_FORMAT, lives=options["lives"]).ranking(list(out_round))
+    same deal shares a place). If all remaining seats go out together, they share first place.
+    ENGINE.md "Resigning": resigned seats rank below all others, the latest to resign best
+    among them."""
+    ranking = replace(MATCH_FORMAT, lives=options["lives"]).ranking(list(out_round))
+    return core.rank_with_resignations(ranking, resigned)
 
 
 # --------------------------------------------------------------------------
@@ -310,12 +336,26 @@ class _Run:
 
     def finish_deal(self, resting: list[int]) -> None:
         """C12, then C2: end the match, or deal again."""
-        s = self.state
-        if match_is_over(s.lives):
-            ranking = final_ranking(s.options, s.out_round)
-            self.emit({"type": "match_ended", "ranking": ranking, "scores": list(s.lives)})
-        else:
+        if not self.end_if_decided():
             self.deal(resting)
+
+    def end_if_decided(self) -> bool:
+        """C12 and ENGINE.md "Resigning": the match ends when at most one seat that is alive
+        and has not resigned remains. Returns whether it ended."""
+        s = self.state
+        if not match_is_over(s.lives, s.resigned):
+            return False
+        ranking = final_ranking(s.options, s.out_round, s.resigned)
+        self.emit({"type": "match_ended", "ranking": ranking, "scores": list(s.lives)})
+        return True
+
+    def resign(self, seat: int) -> None:
+        """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn
+        (also a seat that is out); it emits ``seat_resigned``, then the match ends at once if
+        at most one seat alive and not resigned remains."""
+        core.may_resign(seat, self.state.seats, self.state.resigned)
+        self.emit(core.seat_resigned(seat))
+        self.end_if_decided()
 
     # -- a turn --------------------------------------------------------------
     def pass_turn_after(self, seat: int) -> None:
@@ -396,6 +436,8 @@ class _Run:
         if deal_ends_early(self.state.order):
             self.emit({"type": "deal_ended", "round": self.state.round})
             self.finish_deal([])
+            return False
+        if self.state.resigned and self.end_if_decided():  # only resignations end it mid-deal
             return False
         return True
 
@@ -525,6 +567,9 @@ class Cardavia(core.Game):
     def _apply_deal_ended(self, s, e):
         return replace(s, turn=None)
 
+    def _apply_seat_resigned(self, s, e):
+        return replace(s, resigned=s.resigned + (e["seat"],))
+
     def _apply_match_ended(self, s, e):
         return replace(s, turn=None, ended=True,
                        result={"ranking": [list(p) for p in e["ranking"]], "scores": list(e["scores"])})
@@ -536,15 +581,17 @@ class Cardavia(core.Game):
         return [{"type": "keep"}, {"type": "ask"}]
 
     def play(self, state, seat, move) -> list[dict]:
+        kind = core.guard_move(move, MOVE_KEYS, "C4")
         if state.ended:
             raise IllegalMove("match_over", "the match is over", "C12")
-        if not isinstance(move, dict) or move.get("type") not in MOVES or set(move) != {"type"}:
-            raise IllegalMove("malformed_move", f"a Cardavia move is keep or ask, not {move!r}", "C4")
-        if seat != state.turn:
-            raise IllegalMove("not_your_turn",
-                              f"seat {seat!r} cannot act: it is seat {state.turn}'s turn", "C2")
         run = _Run(self, state)
-        if move["type"] == "keep":
+        if kind == core.RESIGN:
+            run.resign(seat)
+            return run.events
+        if not core.is_seat(seat, state.seats) or seat != state.turn:
+            raise IllegalMove("not_your_turn",
+                              f"seat {core.short(seat)} cannot act: it is seat {state.turn}'s turn", "C2")
+        if kind == "keep":
             run.keep(seat)
         else:
             run.ask(seat)
@@ -587,6 +634,7 @@ class Cardavia(core.Game):
             "stock_size": len(state.stock),
             "log": [known(e) for e in state.log],
             "last_log": [known(e) for e in state.last_log],
+            "resigned": list(state.resigned),
             "over": over,
             "outcome": self.outcome(state),
         }

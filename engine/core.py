@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import reprlib
 from collections import Counter
 from dataclasses import dataclass
 from functools import reduce
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 
 class IllegalMove(Exception):
@@ -226,3 +227,205 @@ def copies_hidden_everywhere(hidden: Iterable[str], total: Counter) -> set[str]:
     """Codes whose every copy is hidden: such a code must not appear in a view."""
     h = Counter(hidden)
     return {code for code, n in h.items() if n >= total.get(code, 0)}
+
+
+# --------------------------------------------------------------------------
+# Hostile input: one guard for every move, short quotes in messages
+# --------------------------------------------------------------------------
+
+MOVE_MAX_DEPTH = 4        # the move is level 1; IOTA's x and Karuselis's group codes are level 4
+MOVE_MAX_NODES = 256      # values in the whole move, the move itself included
+MOVE_MAX_LIST = 64        # items in one list (Karuselis: the table never holds more)
+MOVE_MAX_KEYS = 8         # keys in one object
+MOVE_MAX_STRING = 32      # characters in one string or key (card codes, build ids, move types)
+MOVE_MAX_INT = 10_000     # |n| for an int (seats, IOTA cells, Karuselis build values)
+MOVE_TYPES = (dict, list, str, int, bool, type(None))
+
+MOVE_BOUNDS = {"depth": MOVE_MAX_DEPTH, "nodes": MOVE_MAX_NODES, "list": MOVE_MAX_LIST,
+               "keys": MOVE_MAX_KEYS, "string": MOVE_MAX_STRING, "int": MOVE_MAX_INT}
+
+
+def _malformed(message: str, rule: str | None) -> IllegalMove:
+    return IllegalMove("malformed_move", message, rule)
+
+
+def check_move_bounds(move, rule: str | None = None) -> None:
+    """Refuse (``malformed_move``) any value outside the fixed bounds of a move.
+
+    The bounds, in one place (``MOVE_BOUNDS``), generous for every legal move of
+    every game (the largest is a Karuselis capture of the whole table: about
+    120 values, 56 groups, 4 levels):
+
+    - only JSON types: ``dict`` (with ``str`` keys), ``list``, ``str``, ``int``,
+      ``bool`` and ``None``, exactly (no float, tuple, set, bytes, subclass or
+      other object);
+    - nesting at most ``MOVE_MAX_DEPTH`` levels (the move itself is level 1);
+    - at most ``MOVE_MAX_NODES`` values in all, ``MOVE_MAX_LIST`` items in a
+      list, ``MOVE_MAX_KEYS`` keys in an object;
+    - strings and keys at most ``MOVE_MAX_STRING`` characters;
+    - ints within ±``MOVE_MAX_INT``.
+
+    The walk is iterative (no recursion: a list nested 100,000 levels deep is
+    refused at level 5) and stops at the first violation; sizes are checked with
+    ``len`` before a container's items are visited, so the cost is bounded by
+    the node budget, never by the input's size."""
+    nodes = 1
+    stack = [(move, 1)]
+    while stack:
+        value, depth = stack.pop()
+        kind = type(value)
+        if kind not in MOVE_TYPES:
+            raise _malformed(f"a move holds only objects, lists, strings, ints, booleans and null, "
+                             f"not {kind.__name__[:MOVE_MAX_STRING]}", rule)
+        if depth > MOVE_MAX_DEPTH:
+            raise _malformed(f"a move is nested at most {MOVE_MAX_DEPTH} levels deep", rule)
+        if kind is str:
+            if len(value) > MOVE_MAX_STRING:
+                raise _malformed(f"a move's strings are at most {MOVE_MAX_STRING} characters", rule)
+        elif kind is int:
+            if not -MOVE_MAX_INT <= value <= MOVE_MAX_INT:
+                raise _malformed(f"a move's numbers lie within ±{MOVE_MAX_INT}", rule)
+        elif kind is list:
+            if len(value) > MOVE_MAX_LIST:
+                raise _malformed(f"a move's lists hold at most {MOVE_MAX_LIST} items", rule)
+            nodes += len(value)
+            if nodes > MOVE_MAX_NODES:
+                raise _malformed(f"a move holds at most {MOVE_MAX_NODES} values", rule)
+            stack.extend((item, depth + 1) for item in value)
+        elif kind is dict:
+            if len(value) > MOVE_MAX_KEYS:
+                raise _malformed(f"a move's objects hold at most {MOVE_MAX_KEYS} fields", rule)
+            nodes += len(value)
+            if nodes > MOVE_MAX_NODES:
+                raise _malformed(f"a move holds at most {MOVE_MAX_NODES} values", rule)
+            for key in value:
+                if type(key) is not str or len(key) > MOVE_MAX_STRING:
+                    raise _malformed(f"a move's field names are strings of at most {MOVE_MAX_STRING} "
+                                     "characters", rule)
+            stack.extend((item, depth + 1) for item in value.values())
+
+
+def guard_move(move, move_keys: Mapping[str, frozenset], rule: str | None = None) -> str:
+    """The first check of every ``play``: a move is an object within ``MOVE_BOUNDS``
+    (``check_move_bounds``) whose ``"type"`` is a string naming one of the game's
+    moves, with no field outside that move's allow-list ``move_keys[type]``.
+    Returns the move's type; anything else is ``malformed_move`` (with ``rule``)."""
+    if type(move) is not dict:
+        raise _malformed("a move is a JSON object with a 'type'", rule)
+    check_move_bounds(move, rule)
+    kind = move.get("type")
+    if type(kind) is not str:
+        raise _malformed("a move is a JSON object with a 'type'", rule)
+    allowed = move_keys.get(kind)
+    if allowed is None:
+        raise _malformed(f"unknown move type {short(kind)}; known: {', '.join(move_keys)}", rule)
+    extra = move.keys() - allowed
+    if extra:
+        raise _malformed(f"unexpected field(s) {short(sorted(extra))} in a {kind} move", rule)
+    return kind
+
+
+def is_seat(seat, seats: int) -> bool:
+    """A seat number of a table of ``seats``: an int (not a bool) in ``0..seats-1``."""
+    return type(seat) is int and 0 <= seat < seats
+
+
+class _ShortRepr(reprlib.Repr):
+    """``reprlib`` with tight limits that never calls an unknown ``__repr__``, never
+    sorts a whole container and never prints a huge int in full."""
+
+    def __init__(self):
+        super().__init__()
+        self.maxlevel = 2
+        self.maxstring = self.maxother = self.maxlong = 24
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = 4
+
+    def repr1(self, x, level):
+        kind = type(x)
+        if kind in (bool, float, type(None)):
+            return repr(x)
+        if kind is int:
+            return repr(x) if x.bit_length() <= 64 else f"<{x.bit_length()}-bit int>"
+        if kind in (str, list, tuple, dict):
+            return super().repr1(x, level)
+        if kind in (set, frozenset):  # reprlib would sort the whole set first
+            return "{" + self.repr_list(_first(x, self.maxset + 1), level)[1:-1] + "}"
+        return f"<{kind.__name__[:24]}>"
+
+    def repr_dict(self, x, level):
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        items = [f"{self.repr1(k, level - 1)}: {self.repr1(v, level - 1)}"
+                 for k, v in _first(x.items(), self.maxdict)]
+        if len(x) > self.maxdict:
+            items.append("...")
+        return "{" + ", ".join(items) + "}"
+
+
+def _first(items, n: int) -> list:
+    out = []
+    for item in items:
+        if len(out) >= n:
+            break
+        out.append(item)
+    return out
+
+
+_SHORT = _ShortRepr()
+
+
+def short(value) -> str:
+    """A short, bounded ``repr`` of a client value for an error message (``reprlib``:
+    at most 24 characters of a string, 4 items of a container, 2 levels)."""
+    return _SHORT.repr(value)
+
+
+# --------------------------------------------------------------------------
+# Resigning (ENGINE.md "Resigning (every game)")
+# --------------------------------------------------------------------------
+
+RESIGN = "resign"
+RESIGN_KEYS = frozenset({"type"})
+
+
+def may_resign(seat, seats: int, resigned: Sequence[int]) -> None:
+    """ENGINE.md: ``{"type":"resign"}`` is legal for any seat that has not resigned, at
+    any time before the end, in or out of turn. (The game checks "before the end":
+    ``match_over``.) A seat out of range is ``malformed_move``; a seat that resigned
+    already, ``already_resigned``."""
+    if not is_seat(seat, seats):
+        raise IllegalMove("malformed_move", f"no seat {short(seat)} at this table")
+    if seat in resigned:
+        raise IllegalMove("already_resigned", f"seat {seat} has already resigned")
+
+
+def seat_resigned(seat: int) -> dict:
+    """ENGINE.md: it emits ``seat_resigned`` (``seat``)."""
+    return {"type": "seat_resigned", "seat": seat}
+
+
+def last_standing(contenders: Iterable, resigned: Iterable) -> bool:
+    """ENGINE.md: when resigning leaves one seat (or one side in Karuselis partnerships)
+    not resigned, the match ends at once with it first. ``contenders`` are the seats
+    (or sides) still in the running; true when at most one of them has not resigned."""
+    gone = set(resigned)
+    return sum(1 for c in contenders if c not in gone) <= 1
+
+
+def rank_with_resignations(ranking: Sequence[Sequence[int]],
+                           resigned_order: Sequence[int]) -> list[list[int]]:
+    """ENGINE.md: ``outcome`` ranks resigned seats below all others, the latest to resign
+    best among them, and the rest as the game ranks them.
+
+    ``ranking`` is the game's own ranking (places best first; a place may be shared),
+    ``resigned_order`` the seats (or sides) in the order they resigned. Without
+    resignations the ranking comes back unchanged.
+
+    >>> rank_with_resignations([[2], [0, 1], [3]], [0, 2])
+    [[1], [3], [2], [0]]
+    """
+    gone = set(resigned_order)
+    rest = [[s for s in place if s not in gone] for place in ranking]
+    return [place for place in rest if place] + [[s] for s in reversed(resigned_order)]

@@ -14,7 +14,7 @@ Events, in the order ``play`` records them: ``match_started`` (seats, options,
 seed) · ``cards_dealt`` (hands, starter, stock top first) · ``wild_recycled``
 (seat, card, x, y, wild) · ``cards_played`` (seat, cards, score, lots, final) ·
 ``passed`` (seat, count, returned) · ``cards_drawn`` (seat, cards) ·
-``match_ended`` (reason, ranking, scores).
+``seat_resigned`` (seat) · ``match_ended`` (reason, ranking, scores).
 
 View: ``grid`` (``[{"card", "x", "y"}]`` in reading order; a wild adds
 ``candidates``), ``layout`` (``dx``, ``dy``, ``cols``, ``rows``: the CSS grid
@@ -22,7 +22,8 @@ cell of (x, y) is column x + dx, row y + dy, one free cell around the cards),
 ``scores``, ``stock_size``, ``hand_sizes``, ``shown`` (recycled wilds in hand,
 per seat), ``passes`` (in a row), ``recycled`` (this turn), ``last_play``
 (seat, cards, score), ``variant``, ``round`` (always 1: one deal), ``turn``,
-``seats``, ``over``, ``outcome``, ``to_act``, ``hand``; once over, ``hands``.
+``seats``, ``over``, ``outcome``, ``to_act``, ``hand``, ``resigned`` (seats, in
+the order they resigned); once over, ``hands``.
 ``score_play(state, seat, cards)`` gives a play's score (for move labels);
 ``view_scorer(view)`` does the same from a seat's view (for bots).
 
@@ -48,7 +49,17 @@ Decided points beyond the spec:
   each hand (fewer is better);
 - the view's wild ``candidates`` are the card codes the wild may stand for
   (identities, not cards that lie anywhere: the protocol test's leak check
-  skips them).
+  skips them);
+- moves: every move first passes ``core.guard_move`` (bounds in
+  ``core.MOVE_BOUNDS``) with the allow-list of keys ``MOVE_KEYS``; a play names
+  1–4 cards, a pass returns at most the hand's size, and a placed card outside
+  the grid's bounding box grown by ``LINE_MAX`` is refused (``not_connected``)
+  before any work that depends on the coordinates (``within_reach``);
+- resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
+  records ``seat_resigned``; the seat keeps its hand and its turns. When one
+  seat is left not resigned, ``match_ended`` (``reason: "resigned"``) follows at
+  once with the scores as they stand (``kids``: the cards left); every ranking
+  goes through ``core.rank_with_resignations``.
 """
 from __future__ import annotations
 
@@ -92,7 +103,14 @@ FULL = (1 << FACES) - 1
 #: 2 × seats - 1 passes (the next ends the match, I9); a turn records at most
 #: three events (wild_recycled, cards_played | passed, cards_drawn).
 MAX_PLAYS = len(CARDS) - 1
-MAX_EVENTS = 2 + 3 * (MAX_PLAYS + (MAX_PLAYS + 1) * 2 * MAX_SEATS) + 1
+MAX_EVENTS = 2 + 3 * (MAX_PLAYS + (MAX_PLAYS + 1) * 2 * MAX_SEATS) + 1 + MAX_SEATS  # + resignations
+MOVE_KEYS = {
+    "play": frozenset({"type", "cards"}),
+    "pass": frozenset({"type", "return"}),
+    "recycle": frozenset({"type", "card", "x", "y"}),
+    core.RESIGN: core.RESIGN_KEYS,
+}
+PLACED_KEYS = frozenset({"card", "x", "y"})
 
 H = (1, 0)
 V = (0, 1)
@@ -272,6 +290,20 @@ def is_final_play(placed: int, hand_size: int, stock_size: int) -> bool:
     return stock_size == 0 and placed == hand_size
 
 
+def within_reach(grid: dict, cell) -> bool:
+    """I5. ... connected to the cards already played; the placed cards and the cards
+    between them form one unbroken line. I3. No line may be longer than 4.
+
+    So a placed card lies at most 3 cells along its line from a placed card next to the
+    grid: within the grid's bounding box grown by ``LINE_MAX``. A cell outside it can
+    never be legal; this is checked before any work whose cost grows with a coordinate."""
+    x, y = cell
+    xs = [cx for cx, _ in grid] or [0]
+    ys = [cy for _, cy in grid] or [0]
+    return (min(xs) - LINE_MAX <= x <= max(xs) + LINE_MAX
+            and min(ys) - LINE_MAX <= y <= max(ys) + LINE_MAX)
+
+
 def placement_problem(grid: dict, placed: dict):
     """I5. Play 1–4 cards from hand onto empty cells, all in one row or all in one column,
     connected to the cards already played; the placed cards and the cards between them
@@ -279,8 +311,11 @@ def placement_problem(grid: dict, placed: dict):
     directions, must be valid (I3).
 
     ``placed`` maps cells to card ids. Returns ``(code, rule, message)`` for the first
-    broken rule, or ``None``."""
+    broken rule, or ``None``. Every cell is checked ``within_reach`` first, so the
+    range between the placed cards is never longer than the grid's extent plus 8."""
     cells = list(placed)
+    if not all(within_reach(grid, c) for c in cells):
+        return "not_connected", "I5", "a card that far from the grid cannot connect to it"
     if any(c in grid for c in cells):
         return "cell_taken", "I5", "a card already lies on that cell"
     if len(cells) > 1:
@@ -497,6 +532,7 @@ class State:
     known: tuple = ()          # per seat, the stock cards it put there itself
     shown: tuple = ()          # per seat, hand cards every seat knows of (recycled wilds)
     last_play: dict | None = None
+    resigned: tuple = ()       # seats, in the order they resigned
     over: bool = False
     result: dict | None = None
 
@@ -571,6 +607,10 @@ def _on_cards_drawn(state, e):
                    stock=state.stock[len(cards):], known=known)
 
 
+def _on_seat_resigned(state, e):
+    return replace(state, resigned=state.resigned + (e["seat"],))
+
+
 def _on_match_ended(state, e):
     return replace(state, over=True, turn=None, recycled=False,
                    result={"ranking": [list(p) for p in e["ranking"]], "scores": list(e["scores"])})
@@ -622,12 +662,22 @@ def everyone_passed_twice(passes: int, seats: int) -> bool:
 def final_ranking(state: State) -> dict:
     """I9. Highest score wins; equal scores share a place.
     I10. ``kids`` keeps no score: the first seat out of cards after the stock is empty
-    wins, the others rank by cards left, fewest first."""
+    wins, the others rank by cards left, fewest first.
+    ENGINE.md "Resigning": resigned seats rank below all others, the latest to resign
+    best among them."""
     if state.options["variant"] == "kids":
         left = [len(h) for h in state.hands]
-        return {"ranking": core.rank_by_scores(left, highest_first=False), "scores": left}
+        ranking = core.rank_by_scores(left, highest_first=False)
+        return {"ranking": core.rank_with_resignations(ranking, state.resigned), "scores": left}
     scores = list(state.scores)
-    return {"ranking": MATCH_FORMAT.ranking(scores), "scores": scores}
+    return {"ranking": core.rank_with_resignations(MATCH_FORMAT.ranking(scores), state.resigned),
+            "scores": scores}
+
+
+def resigning_ends_match(state: State) -> bool:
+    """ENGINE.md: when resigning leaves one seat not resigned, the match ends at once with
+    it first."""
+    return core.last_standing(range(state.seats), state.resigned)
 
 
 def may_return(count: int, stock_size: int) -> bool:
@@ -656,23 +706,17 @@ def _int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_keys(move: dict, allowed) -> None:
-    extra = set(move) - set(allowed)
-    if extra:
-        _illegal("malformed_move", f"unknown field(s) {', '.join(sorted(map(str, extra)))}")
-
-
 def _parse_cards(move: dict) -> list[tuple]:
     cards = move.get("cards")
     if not isinstance(cards, list) or not 1 <= len(cards) <= HAND_SIZE:
         _illegal("malformed_move", "a play lists 1–4 cards as {card, x, y}", "I5")
     out = []
     for p in cards:
-        if (not isinstance(p, dict) or set(p) != {"card", "x", "y"} or not isinstance(p["card"], str)
+        if (not isinstance(p, dict) or p.keys() != PLACED_KEYS or not isinstance(p["card"], str)
                 or not _int(p["x"]) or not _int(p["y"])):
             _illegal("malformed_move", "each placed card is {card, x, y}", "I5")
         if p["card"] not in INDEX:
-            _illegal("unknown_card", f"no card {p['card']!r} in IOTA")
+            _illegal("unknown_card", f"no card {core.short(p['card'])} in IOTA")
         out.append((p["card"], (p["x"], p["y"])))
     if len({c for c, _ in out}) != len(out) or len({cell for _, cell in out}) != len(out):
         _illegal("malformed_move", "each card and each cell at most once", "I5")
@@ -737,21 +781,28 @@ class Iota(core.Game):
         return moves
 
     def play(self, state: State, seat: int, move: dict) -> list[dict]:
+        kind = core.guard_move(move, MOVE_KEYS)
         if state.over:
             _illegal("match_over", "the match is over")
-        if not isinstance(move, dict) or move.get("type") not in ("play", "pass", "recycle"):
-            _illegal("malformed_move", "a move is a dict with type play, pass or recycle")
-        if seat != state.turn:
-            _illegal("not_your_turn", f"seat {seat} cannot act: it is seat {state.turn}'s turn")
-        kind = move["type"]
+        if kind == core.RESIGN:
+            return self._resign(state, seat)
+        if not core.is_seat(seat, state.seats) or seat != state.turn:
+            _illegal("not_your_turn", f"seat {core.short(seat)} cannot act: it is seat {state.turn}'s turn")
         if kind == "play":
-            _check_keys(move, ("type", "cards"))
             return self._play_cards(state, seat, _parse_cards(move))
         if kind == "pass":
-            _check_keys(move, ("type", "return"))
             return self._pass(state, seat, move.get("return", []))
-        _check_keys(move, ("type", "card", "x", "y"))
         return self._recycle(state, seat, move)
+
+    def _resign(self, state: State, seat) -> list[dict]:
+        """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn;
+        when it leaves one seat not resigned, the match ends at once with it first."""
+        core.may_resign(seat, state.seats, state.resigned)
+        event = core.seat_resigned(seat)
+        after = APPLY["seat_resigned"](state, event)
+        if resigning_ends_match(after):
+            return [event, self._end(after, "resigned")]
+        return [event]
 
     def _play_cards(self, state: State, seat: int, cards: list[tuple]) -> list[dict]:
         hand = state.hands[seat]
@@ -783,13 +834,14 @@ class Iota(core.Game):
 
     def _pass(self, state: State, seat: int, returned) -> list[dict]:
         hand = state.hands[seat]
-        if not isinstance(returned, list) or not all(isinstance(c, str) for c in returned):
+        if (not isinstance(returned, list) or len(returned) > len(hand)
+                or not all(isinstance(c, str) for c in returned)):
             _illegal("malformed_move", "return lists hand cards", "I5")
         if len(set(returned)) != len(returned):
             _illegal("malformed_move", "each returned card at most once", "I5")
         for code in returned:
             if code not in INDEX:
-                _illegal("unknown_card", f"no card {code!r} in IOTA")
+                _illegal("unknown_card", f"no card {core.short(code)} in IOTA")
             if code not in hand:
                 _illegal("card_not_in_hand", f"{code} is not in seat {seat}'s hand")
         if not may_return(len(returned), len(state.stock)):
@@ -809,7 +861,7 @@ class Iota(core.Game):
         if not isinstance(code, str) or not _int(x) or not _int(y):
             _illegal("malformed_move", "a recycle is {card, x, y}", "I6")
         if code not in INDEX:
-            _illegal("unknown_card", f"no card {code!r} in IOTA")
+            _illegal("unknown_card", f"no card {core.short(code)} in IOTA")
         if code not in state.hands[seat]:
             _illegal("card_not_in_hand", f"{code} is not in seat {seat}'s hand")
         if state.recycled:
@@ -858,6 +910,7 @@ class Iota(core.Game):
                 "seat": state.last_play["seat"], "score": state.last_play["score"],
                 "cards": [dict(p) for p in state.last_play["cards"]]},
             "hand": list(state.hands[seat]) if seat is not None and state.hands else [],
+            "resigned": list(state.resigned),
         }
         if state.over:
             out["hands"] = [list(h) for h in state.hands]

@@ -24,16 +24,30 @@ Decided points beyond the spec (each also in its rule's function):
   300 deals, the tied leaders then sharing first place.
 - Capture moves are checked group by group: every group must be a valid K7
   group (a court capture's cards may be grouped in any way).
+- Moves: every move first passes ``core.guard_move`` (bounds in
+  ``core.MOVE_BOUNDS``) with the allow-list of keys ``MOVE_KEYS`` (an unknown
+  field is ``malformed_move``, never stored); ``groups`` may name no more items
+  than lie on the table, ``onto`` no more than the loose table cards (or one
+  build).
+- Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
+  records ``seat_resigned``; the seat keeps its hand and its turns. Decided for
+  the 4-seat partnerships: a side counts as resigned when all its seats have
+  resigned (in the order its last seat resigned), the match ends at once when
+  one side is left not resigned, and the ranking is by side: a side's seats
+  share its place, so a seat that resigned while its partner plays on shares
+  its side's place. With 2 or 3 seats a side is a seat. The match ending by
+  resignation records ``match_ended`` with the scores as they stand (mid-deal:
+  the deal is not scored). The view lists ``resigned`` (seats, in order).
 
 Events: ``match_started`` (seats, options, seed) · ``round_dealt`` (round,
 dealer, deck, the table; with K4 also returned, the reshuffled stock) ·
 ``cards_dealt`` (K5 re-deal: hands) · ``cards_captured`` (seat, card, groups,
 cards taken) · ``build_made`` (seat, card, onto, value, build id, raised) ·
 ``card_trailed`` · ``table_swept`` (cards taken) · ``table_collected`` (K12) ·
-``round_scored`` (points, spades, cards, scores per seat) · ``match_ended``
-(ranking, scores). ``redact`` hides the seed, deck orders and other seats'
-hands; the jokers/broom sent back by K4 show as a count (they lie in the
-stock by then).
+``round_scored`` (points, spades, cards, scores per seat) · ``seat_resigned``
+(seat) · ``match_ended`` (ranking, scores). ``redact`` hides the seed, deck
+orders and other seats' hands; the jokers/broom sent back by K4 show as a count
+(they lie in the stock by then).
 
 ``legal_moves`` lists every distinct capture (by the set of cards and builds
 taken) once: the sets of loose cards that split into disjoint groups of the
@@ -77,8 +91,9 @@ MAX_BUILD = 20
 MAX_TARGET = 1000
 MAX_DEALS = 300
 # Per deal at most: the deal, 5 re-deals (2 seats), 48 cards played, the
-# table collected, the scoring, the end of the match; plus match_started.
-MAX_EVENTS = 1 + MAX_DEALS * (1 + 5 + 48 + 1 + 1) + 1
+# table collected, the scoring, the end of the match; plus match_started and
+# one seat_resigned per seat.
+MAX_EVENTS = 1 + MAX_DEALS * (1 + 5 + 48 + 1 + 1) + 1 + MAX_SEATS
 
 # K3: values for capturing and building (courts and the broom have none)
 VALUE = {code: (RANKS.index(code[:-1]) + 1 if code[:-1] not in COURTS else None)
@@ -88,6 +103,13 @@ VALUE.update({"X20": 20, "X15": 15, "X11": 11, BROOM: None})
 CARD_POINTS = {"X20": 10, "X15": 5, "X11": 3, "10D": 2, "2S": 2, "AS": 1, "AH": 1, "AD": 1, "AC": 1}
 
 MOVE_TYPES = ("capture", "build", "trail", "sweep")
+MOVE_KEYS = {
+    "capture": frozenset({"type", "card", "groups"}),
+    "build": frozenset({"type", "card", "onto", "value"}),
+    "trail": frozenset({"type", "card"}),
+    "sweep": frozenset({"type", "card"}),
+    core.RESIGN: core.RESIGN_KEYS,
+}
 
 
 # --------------------------------------------------------------------------
@@ -122,6 +144,7 @@ class State:
     next_build: int = 1
     scores: tuple[int, ...] = ()              # per side
     last_points: tuple[int, ...] | None = None  # per side, the last deal's
+    resigned: tuple[int, ...] = ()            # seats, in the order they resigned
     over: bool = False
 
 
@@ -192,7 +215,7 @@ def plays_one_card(state: State, seat: int, card) -> None:
     if not isinstance(card, str):
         raise IllegalMove("malformed_move", "a move names its hand card in 'card'", "K6")
     if card not in variant_cards(state.deck):
-        raise IllegalMove("unknown_card", f"{card!r} is no card of this deck", "K2")
+        raise IllegalMove("unknown_card", f"{core.short(card)} is no card of this deck", "K2")
     if card not in state.hands[seat]:
         raise IllegalMove("card_not_in_hand", f"seat {seat} does not hold {card}", "K6")
 
@@ -369,6 +392,32 @@ def match_is_decided(scores: tuple[int, ...], target: int, deals: int) -> bool:
     return deals >= MAX_DEALS or (MATCH_FORMAT(target).is_over(scores) and scores.count(max(scores)) == 1)
 
 
+def resigned_sides(resigned: tuple[int, ...], seats: int) -> list[int]:
+    """ENGINE.md "Resigning" (decided for K1's partnerships): a side counts as resigned
+    when all its seats have resigned; sides in the order their last seat resigned."""
+    out: list[int] = []
+    for i, seat in enumerate(resigned):
+        side = side_of(seat, seats)
+        if all(s in resigned[:i + 1] for s in range(seats) if side_of(s, seats) == side):
+            out.append(side)
+    return out
+
+
+def resigning_ends_match(resigned: tuple[int, ...], seats: int) -> bool:
+    """ENGINE.md: when resigning leaves one seat (or one side in Karuselis partnerships)
+    not resigned, the match ends at once with it first."""
+    return core.last_standing(range(side_count(seats)), resigned_sides(resigned, seats))
+
+
+def final_ranking(scores: tuple[int, ...], target: int, resigned: tuple[int, ...], seats: int) -> list[list[int]]:
+    """K15. The highest side wins. ENGINE.md "Resigning": resigned sides rank below all
+    others, the latest to resign best among them (decided: by side; a side's seats
+    share its place)."""
+    by_side = core.rank_with_resignations(MATCH_FORMAT(target).ranking(scores),
+                                          resigned_sides(resigned, seats))
+    return [[s for s in range(seats) if side_of(s, seats) in place] for place in by_side]
+
+
 def next_dealer(scores: tuple[int, ...], dealer: int, seats: int) -> int:
     """K15. The side with the fewest match points after the deal deals the next
     one: the first of its seats clockwise after the previous dealer; if sides
@@ -534,6 +583,9 @@ class Karuselis(core.Game):
         sides = side_count(s.seats)  # seat k < sides sits on side k
         return replace(s, scores=tuple(e["scores"][:sides]), last_points=tuple(e["points"][:sides]))
 
+    def _apply_seat_resigned(self, s: State, e: dict) -> State:
+        return replace(s, resigned=s.resigned + (e["seat"],))
+
     def _apply_match_ended(self, s: State, e: dict) -> State:
         return replace(s, over=True, turn=None)
 
@@ -603,29 +655,44 @@ class Karuselis(core.Game):
 
     # ---- play ---------------------------------------------------------------
     def play(self, state: State, seat: int, move: dict) -> list[dict]:
+        kind = core.guard_move(move, MOVE_KEYS)
         if state.over:
             raise IllegalMove("match_over", "the match is over")
-        if not isinstance(move, dict) or move.get("type") not in MOVE_TYPES:
-            raise IllegalMove("malformed_move", "a move is a dict whose type is capture, build, trail or sweep")
-        if seat != state.turn:
-            raise IllegalMove("not_your_turn", f"seat {seat} cannot play: it is seat {state.turn}'s turn", "K4")
+        if kind == core.RESIGN:
+            return self._resign(state, seat)
+        if not core.is_seat(seat, state.seats) or seat != state.turn:
+            raise IllegalMove("not_your_turn",
+                              f"seat {core.short(seat)} cannot play: it is seat {state.turn}'s turn", "K4")
         card = move.get("card")
         plays_one_card(state, seat, card)
         event = getattr(self, "_check_" + move["type"])(state, seat, card, move)
         return self._consequences(state, event)
+
+    def _resign(self, state: State, seat) -> list[dict]:
+        """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn;
+        when it leaves one side not resigned, the match ends at once with it first."""
+        core.may_resign(seat, state.seats, state.resigned)
+        event = core.seat_resigned(seat)
+        after = self.apply(state, event)
+        if not resigning_ends_match(after.resigned, after.seats):
+            return [event]
+        return [event, {"type": "match_ended", **self.outcome(replace(after, over=True))}]
 
     def _check_capture(self, state: State, seat: int, card: str, move: dict) -> dict:
         groups = move.get("groups")
         if (not isinstance(groups, list) or not groups
                 or not all(isinstance(g, list) and g and all(isinstance(x, str) for x in g) for g in groups)):
             raise IllegalMove("malformed_move", "'groups' is a non-empty list of non-empty lists of codes", "K7")
+        on_table = len(state.table) + len(state.builds)
+        if sum(len(g) for g in groups) > on_table:
+            raise IllegalMove("malformed_move", f"a capture takes at most the {on_table} items on the table", "K7")
         taken = [x for g in groups for x in g]
         if len(set(taken)) != len(taken):
             raise IllegalMove("groups_overlap", "the groups taken must be disjoint", "K7")
         builds = {b.id: b for b in state.builds}
         missing = [x for x in taken if x not in builds and x not in state.table]
         if missing:
-            raise IllegalMove("not_on_table", f"{', '.join(missing)} is not on the table", "K7")
+            raise IllegalMove("not_on_table", f"{core.short(missing)} is not on the table", "K7")
         if card == BROOM:
             raise IllegalMove("broom_sweeps", "the broom does not capture: it sweeps", "K9")
         owned = owned_build(state, seat)
@@ -640,7 +707,7 @@ class Karuselis(core.Game):
             loose = set(state.table)
             for g in groups:
                 if not valued_group_is_valid(g, v, loose, builds):
-                    raise IllegalMove("bad_group", f"{'+'.join(g)} is no group of value {v}", "K7")
+                    raise IllegalMove("bad_group", f"{core.short(g)} is no group of value {v}", "K7")
         canon = sorted((_sorted_codes(g) for g in groups), key=lambda g: _key(g[0]))
         cards = [c for x in _sorted_codes(taken) for c in (builds[x].cards if x in builds else (x,))]
         return {"type": "cards_captured", "seat": seat, "card": card, "groups": canon, "cards": cards}
@@ -650,6 +717,8 @@ class Karuselis(core.Game):
         if (not isinstance(onto, list) or not onto or not all(isinstance(x, str) for x in onto)
                 or not core.positive_int(value)):
             raise IllegalMove("malformed_move", "a build names 'onto' (codes or one build id) and its 'value'", "K10")
+        if len(onto) > max(1, len(state.table)):
+            raise IllegalMove("malformed_move", "'onto' names loose table cards or one build", "K10")
         if len(set(onto)) != len(onto):
             raise IllegalMove("malformed_move", "'onto' names a card twice", "K10")
         v = card_value(card)
@@ -662,7 +731,7 @@ class Karuselis(core.Game):
                 raise IllegalMove("bad_build", "a build goes on loose cards or on exactly one build", "K10")
             missing = [x for x in onto if x not in state.table]
             if missing:
-                raise IllegalMove("not_on_table", f"{', '.join(missing)} is not on the table", "K10")
+                raise IllegalMove("not_on_table", f"{core.short(missing)} is not on the table", "K10")
             if any(card_value(x) is None for x in onto):
                 raise IllegalMove("no_value", "courts have no value and take no part in builds", "K3")
         owned = owned_build(state, seat)
@@ -672,7 +741,7 @@ class Karuselis(core.Game):
             raise IllegalMove("must_take_build", f"seat {seat} owns build {owned.id} and must take it", "K10")
         total = v + (target.value if target else sum(card_value(x) for x in onto))
         if total != value:
-            raise IllegalMove("wrong_build_value", f"the build is worth {total}, not {value}", "K10")
+            raise IllegalMove("wrong_build_value", f"the build is worth {total}, not {core.short(value)}", "K10")
         if total > MAX_BUILD:
             raise IllegalMove("build_too_high", "a build is worth at most 20", "K10")
         if total not in build_targets(state.hands[seat], card):
@@ -753,6 +822,7 @@ class Karuselis(core.Game):
             "last_capturer": state.last_capturer,
             "deck": state.deck,
             "target": state.target,
+            "resigned": list(state.resigned),
         }
         if state.over:
             out["hands"] = [list(h) for h in state.hands]
@@ -781,7 +851,8 @@ class Karuselis(core.Game):
         if state is None or not state.over:
             return None
         scores = _per_seat(state.scores, state.seats)
-        return {"ranking": MATCH_FORMAT(state.target).ranking(scores), "scores": scores}
+        return {"ranking": final_ranking(state.scores, state.target, state.resigned, state.seats),
+                "scores": scores}
 
     # ---- protocol hooks ---------------------------------------------------------
     def all_cards(self, state: State) -> list[str]:

@@ -17,8 +17,8 @@ Events (``seat`` is the seat that caused them):
 ``must_play`` when a draw move ended on a playable card) · ``pile_reshuffled`` (size,
 pile) · ``livol_called`` · ``seat_caught`` (target) · ``wild_draw_four_accepted`` ·
 ``challenged`` (target, fair, hand) · ``round_scored`` (round, winner, points, gains,
-scores) · ``match_ended`` (ranking, scores). The round's last ``card_played`` and
-the forced draw that follows it (L12) carry ``"final": true``.
+scores) · ``seat_resigned`` · ``match_ended`` (ranking, scores). The round's last
+``card_played`` and the forced draw that follows it (L12) carry ``"final": true``.
 
 ``redact`` removes the seed, deck and pile orders (for everyone), another seat's
 drawn cards (the count stays) and the challenged hand (except for the challenger).
@@ -35,8 +35,16 @@ Decided points beyond the spec:
   that leaves one card without a call opens it, the next turn move (of any
   seat: it is always the seat whose turn came next) closes it;
 - a card ``play`` with ``"call": false`` is the same move as without ``call``;
-  moves with unknown keys are refused (``malformed_move``);
+  moves with unknown keys are refused (``malformed_move``); every move first
+  passes ``core.guard_move`` (ENGINE.md bounds, see ``core.MOVE_BOUNDS``);
 - hands are kept (and shown) in the canonical card order.
+
+Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}`` records
+``seat_resigned``; the resigned seat keeps its hand, its turns and its part in
+the rules (calls, catches, challenges). Decided: when one seat is left not
+resigned, ``match_ended`` follows at once with the scores as they stand, ranked
+by ``core.rank_with_resignations``; a match that ends by the target ranks the
+same way. The view lists ``resigned`` (seats, in the order they resigned).
 """
 from __future__ import annotations
 
@@ -68,6 +76,16 @@ OPTIONS = {
     "challenge_extra_penalty": (0, core.non_negative_int),
 }
 PLAY_KEYS = frozenset({"type", "card", "color", "call"})
+MOVE_KEYS = {
+    "play": PLAY_KEYS,
+    "draw": frozenset({"type"}),
+    "color": frozenset({"type", "color"}),
+    "call": frozenset({"type"}),
+    "catch": frozenset({"type", "target"}),
+    "challenge": frozenset({"type"}),
+    "accept": frozenset({"type"}),
+    core.RESIGN: core.RESIGN_KEYS,
+}
 
 
 def deck_of_108_cards() -> tuple[str, ...]:
@@ -211,6 +229,18 @@ def match_format(options: dict):
     return core.FirstToTarget(options["target"])
 
 
+def final_ranking(options: dict, scores, resigned) -> list[list[int]]:
+    """L14/L15 and ENGINE.md "Resigning": resigned seats rank below all others, the
+    latest to resign best among them, and the rest as L14/L15 rank them."""
+    return core.rank_with_resignations(match_format(options).ranking(scores), resigned)
+
+
+def resigning_ends_match(seats: int, resigned) -> bool:
+    """ENGINE.md: when resigning leaves one seat not resigned, the match ends at once
+    with it first."""
+    return core.last_standing(range(seats), resigned)
+
+
 # --------------------------------------------------------------------------
 # State
 # --------------------------------------------------------------------------
@@ -236,6 +266,7 @@ class State:
     w4: tuple | None = None     # (seat, hand after, top before, colour before) of a Wild +4
     shown: tuple | None = None  # (challenger, hand) (L9)
     scores: tuple = ()
+    resigned: tuple = ()        # seats, in the order they resigned
     over: bool = False
     result: dict | None = None
 
@@ -366,6 +397,10 @@ def _on_challenged(state, e):
 def _on_round_scored(state, e):
     return replace(state, scores=tuple(e["scores"]), turn=None, phase="scored", pending=None,
                    window=None)
+
+
+def _on_seat_resigned(state, e):
+    return replace(state, resigned=state.resigned + (e["seat"],))
 
 
 def _on_match_ended(state, e):
@@ -511,7 +546,8 @@ class _Record:
                    "points": points, "gains": gains, "scores": scores})
         fmt = match_format(st.options)
         if fmt.is_over(scores):
-            self.emit({"type": "match_ended", "ranking": fmt.ranking(scores), "scores": scores})
+            self.emit({"type": "match_ended", "ranking": final_ranking(st.options, scores, st.resigned),
+                       "scores": scores})
         else:
             st = self.state
             self.deal(st.round + 1, core.shuffled(st.seed, st.counter, DECK))
@@ -529,12 +565,6 @@ def _drawn(seat: int, cards: list[str], reason: str, must_play: bool = False,
 
 def _illegal(code: str, message: str, rule: str | None = None):
     raise IllegalMove(code, message, rule)
-
-
-def _check_keys(move: dict, allowed) -> None:
-    extra = set(move) - set(allowed)
-    if extra:
-        _illegal("malformed_move", f"unexpected field(s) {sorted(extra)} in a {move['type']} move")
 
 
 # --------------------------------------------------------------------------
@@ -602,30 +632,37 @@ class Livol(core.Game):
         return out
 
     def play(self, state: State, seat: int, move) -> list[dict]:
+        kind = core.guard_move(move, MOVE_KEYS)
         if state is not None and state.over:
             _illegal("match_over", "the match is over")
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            _illegal("malformed_move", "a move is a JSON object with a 'type'")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
-            _illegal("malformed_move", f"no seat {seat!r} at this table")
-        handler = getattr(self, f"_move_{move['type']}", None)
-        if handler is None:
-            _illegal("malformed_move", f"unknown move type {move['type']!r}")
+        if not core.is_seat(seat, state.seats):
+            _illegal("malformed_move", f"no seat {core.short(seat)} at this table")
         rec = _Record(self, state)
-        handler(rec, seat, move)
+        getattr(self, f"_move_{kind}")(rec, seat, move)
         return rec.events
+
+    def _move_resign(self, rec: _Record, seat: int, move: dict) -> None:
+        """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of
+        turn; when it leaves one seat not resigned, the match ends at once with it first."""
+        st = rec.state
+        core.may_resign(seat, st.seats, st.resigned)
+        rec.emit(core.seat_resigned(seat))
+        st = rec.state
+        if resigning_ends_match(st.seats, st.resigned):
+            scores = list(st.scores)
+            rec.emit({"type": "match_ended", "ranking": final_ranking(st.options, scores, st.resigned),
+                      "scores": scores})
 
     def _need_turn(self, st: State, seat: int, what: str) -> None:
         if st.turn != seat:
             _illegal("not_your_turn", f"seat {seat} cannot {what}: it is seat {st.turn}'s turn", "L2")
 
     def _move_play(self, rec: _Record, seat: int, move: dict) -> None:
-        _check_keys(move, PLAY_KEYS)
         card, color, call = move.get("card"), move.get("color"), move.get("call", False)
         if not isinstance(card, str):
             _illegal("malformed_move", "a play names a 'card'")
         if card not in ORDER:
-            _illegal("unknown_card", f"no card {card!r} in LIVOL", "L1")
+            _illegal("unknown_card", f"no card {core.short(card)} in LIVOL", "L1")
         if not isinstance(call, bool):
             _illegal("malformed_move", "'call' is true or false", "L10")
         if color is not None and color not in COLORS:
@@ -655,7 +692,6 @@ class Livol(core.Game):
         rec.after_play(seat, card)
 
     def _move_draw(self, rec: _Record, seat: int, move: dict) -> None:
-        _check_keys(move, ("type",))
         st = rec.state
         self._need_turn(st, seat, "draw")
         self._no_pending_obligation(st)
@@ -672,7 +708,6 @@ class Livol(core.Game):
             _illegal("must_play_drawn_card", f"play the drawn {st.pending}", "L6")
 
     def _move_color(self, rec: _Record, seat: int, move: dict) -> None:
-        _check_keys(move, ("type", "color"))
         if move.get("color") not in COLORS:
             _illegal("malformed_move", f"a colour is one of {', '.join(COLORS)}", "L3")
         st = rec.state
@@ -682,14 +717,12 @@ class Livol(core.Game):
         rec.emit({"type": "color_named", "seat": seat, "color": move["color"]})
 
     def _move_call(self, rec: _Record, seat: int, move: dict) -> None:
-        _check_keys(move, ("type",))
         st = rec.state
         if not may_call(st.hands[seat], st.called[seat]):
             _illegal("cannot_call", "only a seat holding one card that has not called may call", "L10")
         rec.emit({"type": "livol_called", "seat": seat})
 
     def _move_catch(self, rec: _Record, seat: int, move: dict) -> None:
-        _check_keys(move, ("type", "target"))
         target = move.get("target")
         st = rec.state
         if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < st.seats:
@@ -700,7 +733,6 @@ class Livol(core.Game):
         rec.forced_draw(target, CATCH_PENALTY, "catch")
 
     def _move_accept(self, rec: _Record, seat: int, move: dict) -> None:
-        _check_keys(move, ("type",))
         st = rec.state
         self._need_turn(st, seat, "accept")
         if st.phase != "respond":
@@ -713,7 +745,6 @@ class Livol(core.Game):
         """L9. On a challenge the Wild +4 player's hand is shown to the challenger alone. If
         the Wild +4 was unfair, its player draws 4 and the challenger then takes the turn
         normally under the named colour; if fair, the challenger draws 4 and loses the turn."""
-        _check_keys(move, ("type",))
         st = rec.state
         self._need_turn(st, seat, "challenge")
         if st.phase != "respond":
@@ -764,6 +795,7 @@ class Livol(core.Game):
             "dealer": st.dealer,
             "round": st.round,
             "scores": list(st.scores),
+            "resigned": list(st.resigned),
             "options": dict(st.options),
             "shown_hand": list(shown) if shown is not None else None,
             "over": st.over,

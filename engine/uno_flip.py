@@ -41,12 +41,21 @@ Decided points (beyond the spec, or where it leaves a choice):
 - The hard event bound: a match that reaches ``EVENT_LIMIT`` events ends there
   (``match_ended`` with ``reason: "event_limit"``), ranked by the scores so
   far, so no match ever exceeds ``MAX_EVENTS``. Random play stays far below it.
+- Moves: every move first passes ``core.guard_move`` (bounds in
+  ``core.MOVE_BOUNDS``) with the allow-list of keys ``_MOVE_KEYS``; a colour is
+  exactly one of the side's colour letters.
+- Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
+  records ``seat_resigned``; the seat keeps its hand, turns, calls and
+  challenges. When one seat is left not resigned, ``match_ended`` (``reason:
+  "resigned"``) follows at once with the scores as they stand; every ranking
+  (target, event limit, resignation) goes through
+  ``core.rank_with_resignations``. The view lists ``resigned`` (in order).
 
 Events (past participles): match_started, round_dealt, starter_reshuffled,
 color_named, card_played, direction_reversed, turn_skipped, everyone_skipped,
 table_flipped, card_drawn (a turn's voluntary draw), cards_drawn (forced
 draws), discards_reshuffled, turn_passed, challenged, accepted, uno_called,
-uno_caught, round_scored, match_ended.
+uno_caught, round_scored, seat_resigned, match_ended.
 """
 from __future__ import annotations
 
@@ -201,6 +210,7 @@ class State:
     shown: tuple | None = None
     scores: tuple = ()
     revealed: tuple = ()
+    resigned: tuple = ()          # seats, in the order they resigned
 
 
 # --------------------------------------------------------------------------
@@ -312,9 +322,16 @@ def match_is_won(scores: tuple, target: int) -> bool:
     return MATCH_FORMAT(target).is_over(scores)
 
 
-def ranking(scores: tuple, target: int) -> list[list[int]]:
-    """F16. The others rank by points, most first, equal points sharing a place."""
-    return MATCH_FORMAT(target).ranking(scores)
+def ranking(scores: tuple, target: int, resigned: tuple = ()) -> list[list[int]]:
+    """F16. The others rank by points, most first, equal points sharing a place.
+    ENGINE.md "Resigning": resigned seats rank below all others, the latest to resign best
+    among them."""
+    return core.rank_with_resignations(MATCH_FORMAT(target).ranking(scores), resigned)
+
+
+def resigning_ends_match(seats: int, resigned: tuple) -> bool:
+    """ENGINE.md: when resigning leaves one seat not resigned, the match ends at once with it first."""
+    return core.last_standing(range(seats), resigned)
 
 
 # --------------------------------------------------------------------------
@@ -449,6 +466,10 @@ def _a_round_scored(s, e):
     return dict(scores=tuple(e["scores"]), phase="scored", turn=None, revealed=everything)
 
 
+def _a_seat_resigned(s, e):
+    return dict(resigned=s.resigned + (e["seat"],))
+
+
 def _a_match_ended(s, e):
     return dict(scores=tuple(e["scores"]), phase="over", turn=None, pending=None, shown=None, window=None)
 
@@ -471,6 +492,7 @@ _APPLY = {
     "uno_called": _a_uno_called,
     "uno_caught": _a_uno_caught,
     "round_scored": _a_round_scored,
+    "seat_resigned": _a_seat_resigned,
     "match_ended": _a_match_ended,
 }
 # Events that record a seat's own move: the first of a round ends the round-end reveal.
@@ -652,7 +674,7 @@ def _end_round(b: _Batch, winner: int) -> None:
     target = s.options["target"]
     if match_is_won(tuple(scores), target):
         b.emit({"type": "match_ended", "reason": "target", "scores": scores,
-                "ranking": ranking(tuple(scores), target)})
+                "ranking": ranking(tuple(scores), target, s.resigned)})
     else:
         _deal(b, s.round + 1)
 
@@ -660,26 +682,16 @@ def _end_round(b: _Batch, winner: int) -> None:
 # ---- move parsing ---------------------------------------------------------
 
 _MOVE_KEYS = {
-    "play": {"type", "card", "color", "call"},
-    "draw": {"type"}, "pass": {"type"}, "color": {"type", "color"}, "call": {"type"},
-    "catch": {"type", "target"}, "challenge": {"type"}, "accept": {"type"},
+    "play": frozenset({"type", "card", "color", "call"}),
+    "draw": frozenset({"type"}), "pass": frozenset({"type"}), "color": frozenset({"type", "color"}),
+    "call": frozenset({"type"}), "catch": frozenset({"type", "target"}), "challenge": frozenset({"type"}),
+    "accept": frozenset({"type"}), core.RESIGN: core.RESIGN_KEYS,
 }
+_COLOUR_SET = tuple(frozenset(colours) for colours in COLOURS)   # one letter each, per side
 
 
 def _malformed(message: str) -> IllegalMove:
     return IllegalMove("malformed_move", message)
-
-
-def _check_shape(move) -> str:
-    if not isinstance(move, dict):
-        raise _malformed("a move is a JSON object")
-    kind = move.get("type")
-    if not isinstance(kind, str) or kind not in _MOVE_KEYS:
-        raise _malformed(f"unknown move type {kind!r}")
-    extra = set(move) - _MOVE_KEYS[kind]
-    if extra:
-        raise _malformed(f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in a {kind} move")
-    return kind
 
 
 def _resolve_card(s: State, seat: int, code) -> str:
@@ -689,12 +701,12 @@ def _resolve_card(s: State, seat: int, code) -> str:
     hand = s.hands[seat]
     if "/" in code:
         if code not in SIDES_OF:
-            raise IllegalMove("unknown_card", f"no such card {code!r}", "F4")
+            raise IllegalMove("unknown_card", f"no such card {core.short(code)}", "F4")
         if code not in hand:
             raise IllegalMove("card_not_in_hand", f"seat {seat} holds no {code}", "F7")
         return code
     if code not in FACES:
-        raise IllegalMove("unknown_card", f"no such card {code!r}", "F4")
+        raise IllegalMove("unknown_card", f"no such card {core.short(code)}", "F4")
     held = {c for c in hand if active(c, s.side) == code}
     if not held:
         raise IllegalMove("card_not_in_hand", f"seat {seat} holds no {code} on the {SIDE_NAMES[s.side]} side", "F7")
@@ -746,8 +758,10 @@ def _move_play(b: _Batch, seat: int, move: dict) -> None:
 def _check_colour(colour, side: int, rule: str) -> None:
     if colour is None:
         raise IllegalMove("color_required", "name a colour", rule)
-    if not isinstance(colour, str) or colour not in COLOURS[side]:
-        raise IllegalMove("bad_color", f"{colour!r} is not a colour of the {SIDE_NAMES[side]} side "
+    if not isinstance(colour, str):
+        raise _malformed("a colour is one letter")
+    if colour not in _COLOUR_SET[side]:
+        raise IllegalMove("bad_color", f"{core.short(colour)} is not a colour of the {SIDE_NAMES[side]} side "
                           f"({', '.join(COLOURS[side])})", rule)
 
 
@@ -844,9 +858,22 @@ def _wild_draw(b: _Batch, seat: int, kind: str, colour: str, cause: str | None =
         _draw(b, seat, cause or "wild_draw_color", until=colour)
 
 
+def _move_resign(b: _Batch, seat: int, move: dict) -> None:
+    """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn; when it
+    leaves one seat not resigned, the match ends at once with it first."""
+    s = b.state
+    core.may_resign(seat, s.seats, s.resigned)
+    b.emit(core.seat_resigned(seat))
+    s = b.state
+    if resigning_ends_match(s.seats, s.resigned):
+        scores = list(s.scores)
+        b.emit({"type": "match_ended", "reason": "resigned", "scores": scores,
+                "ranking": ranking(tuple(scores), s.options["target"], s.resigned)})
+
+
 _MOVES = {
     "play": _move_play, "draw": _move_draw, "pass": _move_pass, "color": _move_color, "call": _move_call,
-    "catch": _move_catch, "challenge": _move_answer, "accept": _move_answer,
+    "catch": _move_catch, "challenge": _move_answer, "accept": _move_answer, core.RESIGN: _move_resign,
 }
 
 
@@ -916,17 +943,19 @@ class UnoFlip(core.Game):
         return _apply(state, event)
 
     def play(self, state: State, seat: int, move: dict) -> list[dict]:
-        kind = _check_shape(move)
+        kind = core.guard_move(move, _MOVE_KEYS)
         if state.phase == "over":
             raise IllegalMove("match_over", "the match is over", "F16")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
-            raise IllegalMove("not_your_turn", f"there is no seat {seat!r}", "F1")
+        if kind == core.RESIGN:
+            core.may_resign(seat, state.seats, state.resigned)
+        if not core.is_seat(seat, state.seats):
+            raise IllegalMove("not_your_turn", f"there is no seat {core.short(seat)}", "F1")
         b = _Batch(state)
         _MOVES[kind](b, seat, move)
         if b.state.phase != "over" and b.state.n_events >= EVENT_LIMIT:
             scores = list(b.state.scores)
             b.emit({"type": "match_ended", "reason": "event_limit", "scores": scores,
-                    "ranking": ranking(tuple(scores), state.options["target"])})
+                    "ranking": ranking(tuple(scores), state.options["target"], b.state.resigned)})
         return b.events
 
     def legal_moves(self, state: State, seat: int) -> list[dict]:
@@ -1017,6 +1046,7 @@ class UnoFlip(core.Game):
             "backs": [sorted(map(back.__getitem__, h), key=FACE_ORDER.__getitem__) for h in s.hands],
             "draw_back": inactive(s.draw[0], side) if s.draw else None,
             "called": list(s.called),
+            "resigned": list(s.resigned),
             "shown_hand": (sorted(s.shown[1], key=sort_key)
                            if own and not over and s.shown is not None and s.shown[0] == seat else None),
         }
@@ -1052,7 +1082,8 @@ class UnoFlip(core.Game):
     def outcome(self, state: State) -> dict | None:
         if state is None or state.phase != "over":
             return None
-        return {"ranking": ranking(state.scores, state.options["target"]), "scores": list(state.scores)}
+        return {"ranking": ranking(state.scores, state.options["target"], state.resigned),
+                "scores": list(state.scores)}
 
     # ---- protocol-test hooks ----------------------------------------------
 

@@ -465,10 +465,110 @@ def test_C12_seats_going_out_together_in_the_last_deal_share_first_place():
     assert GAME.outcome(state) == {"ranking": [[0, 1, 2]], "scores": [0, 0, 0]}
 
 
+# -- resigning (ENGINE.md "Resigning (every game)") ---------------------------------
+# Decided: seats already out do not count; the match ends as soon as at most one
+# seat that is alive and has not resigned remains.
+
+RESIGN = {"type": "resign"}
+
+
+def resign_refused(state, seat):
+    snapshot = copy.deepcopy(state)
+    with pytest.raises(IllegalMove) as err:
+        GAME.play(state, seat, RESIGN)
+    assert state == snapshot
+    return err.value.code
+
+
+def test_resign_is_never_a_legal_move_listed_and_legal_out_of_turn():
+    _, state = begin(["5", "3", "8", "9"])
+    assert all(RESIGN not in GAME.legal_moves(state, s) for s in range(4))
+    events, state = act(state, 3, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 3}]
+    view = GAME.view(state, 3)
+    assert view["resigned"] == [3] and view["to_act"] == [1] and view["hand"] == ["9"]
+    # the resigned seat keeps its card, its lives and its turns
+    state = keep_all(state, (1, 2))
+    assert GAME.view(state, None)["to_act"] == [3] and GAME.legal_moves(state, 3) == [KEEP, ASK]
+
+
+def test_resigning_leaves_one_seat_and_ends_the_match():
+    _, state = begin(["5", "3", "8"])
+    _, state = act(state, 0, RESIGN)
+    events, state = act(state, 2, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 2},
+                      {"type": "match_ended", "ranking": [[1], [2], [0]], "scores": [3, 3, 3]}]
+    assert GAME.outcome(state) == {"ranking": [[1], [2], [0]], "scores": [3, 3, 3]}
+    view = GAME.view(state, None)
+    assert view["over"] is True and view["to_act"] == [] and view["outcome"] == GAME.outcome(state)
+    assert resign_refused(state, 1) == "match_over"
+
+
+def test_eliminated_seats_do_not_count_when_resigning_ends_the_match():
+    _, state = begin(["5", "0", "DRAGOON", "7"], lives=1)
+    _, state = act(state, 1, ASK)                 # seat 1 chopped out
+    events, state = act(state, 3, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 3}]
+    events, state = act(state, 0, RESIGN)        # seat 2 is the only seat alive and not resigned
+    assert events == [{"type": "seat_resigned", "seat": 0},
+                      {"type": "match_ended", "ranking": [[2], [1], [0], [3]], "scores": [1, 0, 1, 1]}]
+
+
+def test_an_eliminated_seat_may_resign_and_then_ranks_below_all_others():
+    _, state = begin(["5", "0", "DRAGOON", "7"], lives=1)
+    _, state = act(state, 1, ASK)                 # seat 1 chopped out
+    events, state = act(state, 1, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 1}] and GAME.outcome(state) is None
+    _, state = act(state, 0, RESIGN)
+    events, state = act(state, 2, RESIGN)
+    assert events[-1] == {"type": "match_ended", "ranking": [[3], [2], [0], [1]], "scores": [1, 0, 1, 1]}
+
+
+def test_a_chop_that_leaves_one_seat_alive_and_not_resigned_ends_the_match_at_once():
+    _, state = begin(["5", "0", "DRAGOON", "7"], lives=1)
+    _, state = act(state, 3, RESIGN)
+    _, state = act(state, 0, RESIGN)
+    events, state = act(state, 1, ASK)
+    assert events == [asked(1, 2), refused(2, "DRAGOON", 1), lost(1, 0, "C6", "DRAGOON"),
+                      {"type": "seat_eliminated", "seat": 1, "round": 1},
+                      {"type": "match_ended", "ranking": [[2], [1], [0], [3]], "scores": [1, 0, 1, 1]}]
+    assert GAME.view(state, None)["to_act"] == []
+
+
+def test_a_resigned_seat_ranks_below_all_others():
+    _, state = begin(["5", "0", "9"], lives=1)
+    _, state = act(state, 2, RESIGN)
+    state = keep_all(state, (1, 2))
+    events, state = act(state, 0, KEEP)           # seat 1 out: seat 0 is the last alive and not resigned
+    assert events[-1] == {"type": "match_ended", "ranking": [[0], [1], [2]], "scores": [1, 0, 1]}
+    # without the resignation the match would go on between seats 0 and 2
+    _, other = begin(["5", "0", "9"], lives=1)
+    other = keep_all(other, (1, 2))
+    assert GAME.outcome(act(other, 0, KEEP)[1]) is None
+
+
+def test_latest_to_resign_ranks_best_among_resigned():
+    _, state = begin(["5", "3", "8", "9"])
+    _, state = act(state, 2, RESIGN)
+    _, state = act(state, 0, RESIGN)
+    events, state = act(state, 3, RESIGN)
+    assert events[-1]["ranking"] == [[1], [3], [0], [2]]
+
+
+def test_a_seat_resigns_once_and_only_from_a_seat_at_the_table():
+    _, state = begin(["5", "3", "8", "9"])
+    _, state = act(state, 0, RESIGN)
+    assert resign_refused(state, 0) == "already_resigned"
+    for seat in (4, -1, True, None):
+        assert resign_refused(state, seat) == "malformed_move"
+    event = {"type": "seat_resigned", "seat": 0}
+    assert all(GAME.redact(event, s) == event for s in (None, 0, 1, 2, 3))
+
+
 # -- views, redaction, the protocol hooks ---------------------------------------------
 
 VIEW_KEYS = {"seats", "round", "dealer", "resting", "participants", "lives", "turn", "to_act", "face_up",
-             "revealed", "set_aside", "stock_size", "log", "last_log", "over", "outcome"}
+             "revealed", "set_aside", "stock_size", "log", "last_log", "over", "outcome", "resigned"}
 
 
 def test_views_are_allow_listed_json_ready_and_show_only_the_seats_own_card():

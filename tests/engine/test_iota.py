@@ -495,6 +495,79 @@ def test_I10_kids_keep_no_score_and_rank_by_cards_left():
 
 
 # --------------------------------------------------------------------------
+# Resigning (ENGINE.md "Resigning (every game)")
+# --------------------------------------------------------------------------
+
+RESIGN = {"type": "resign"}
+HANDS3 = [["B4S", "Y2T", "G1C", "R2C"], FILLER, ["G2S", "G3S", "G4S", "B1T"]]
+
+
+def test_resign_is_never_a_legal_move_listed_and_legal_out_of_turn():
+    state = begin(HANDS3, "R3X")
+    assert all(RESIGN not in GAME.legal_moves(state, s) for s in range(3))
+    state, events = act(state, 2, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 2}]
+    view = GAME.view(state, 2)
+    assert view["resigned"] == [2] and view["to_act"] == [0] and view["hand"] == HANDS3[2]
+    # the resigned seat keeps its cards and its turns
+    state, _ = act(state, 0, PASS)
+    state, _ = act(state, 1, PASS)
+    assert GAME.view(state, None)["to_act"] == [2] and GAME.legal_moves(state, 2)
+
+
+def test_resigning_leaves_one_seat_and_ends_the_match():
+    state = begin(HANDS3, "R3X")
+    state, _ = act(state, 0, play(("B4S", 1, 0)))
+    state, _ = act(state, 0, RESIGN)
+    state, events = act(state, 1, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 1},
+                      {"type": "match_ended", "reason": "resigned", "ranking": [[2], [1], [0]],
+                       "scores": [7, 0, 0]}]
+    assert GAME.outcome(state) == {"ranking": [[2], [1], [0]], "scores": [7, 0, 0]}
+    view = GAME.view(state, None)
+    assert view["over"] and view["to_act"] == [] and view["outcome"] == GAME.outcome(state)
+    assert refused(state, 2, RESIGN)[0] == "match_over"
+
+
+def test_a_resigned_seat_ranks_below_all_others():
+    state = begin(HANDS3, "R3X")
+    state = rig(state, stock=(), hands=(("B4S",), state.hands[1], state.hands[2]), scores=(30, 20, 10))
+    state, _ = act(state, 0, RESIGN)
+    state, events = act(state, 0, play(("B4S", 1, 0)))
+    assert events[-1] == {"type": "match_ended", "reason": "last_card", "ranking": [[1], [2], [0]],
+                          "scores": [44, 20, 10]}
+    assert GAME.outcome(state)["ranking"] == [[1], [2], [0]]
+
+
+def test_latest_to_resign_ranks_best_among_resigned():
+    state = begin(HANDS3 + [["Y1C", "Y3C", "Y4T", "B2X"]], "R3X")
+    state = rig(state, stock=(), hands=(("B4S",), *state.hands[1:]), scores=(30, 20, 10, 5))
+    state, _ = act(state, 2, RESIGN)
+    state, _ = act(state, 0, RESIGN)
+    state, events = act(state, 0, play(("B4S", 1, 0)))
+    assert events[-1]["ranking"] == [[1], [3], [0], [2]]
+
+
+def test_kids_rank_resigned_seats_below_all_others_too():
+    state = begin(HANDS3, "R3X", variant="kids")
+    state = rig(state, stock=(), hands=(("G1C",), ("R4S", "R4T"), ("G2S", "G3S", "G4S")))
+    state, _ = act(state, 0, RESIGN)
+    state, events = act(state, 0, play(("G1C", 1, 0)))
+    assert events[-1] == {"type": "match_ended", "reason": "last_card", "ranking": [[1], [2], [0]],
+                          "scores": [0, 2, 3]}
+
+
+def test_a_seat_resigns_once_and_only_from_a_seat_at_the_table():
+    state = begin(HANDS3, "R3X")
+    state, _ = act(state, 1, RESIGN)
+    assert refused(state, 1, RESIGN)[0] == "already_resigned"
+    for seat in (3, -1, True, None):
+        assert refused(state, seat, RESIGN)[0] == "malformed_move"
+    event = {"type": "seat_resigned", "seat": 1}
+    assert all(GAME.redact(event, s) == event for s in (None, 0, 1, 2))
+
+
+# --------------------------------------------------------------------------
 # Protocol: redact, views, seeds
 # --------------------------------------------------------------------------
 
@@ -515,7 +588,8 @@ def test_view_is_allow_listed():
     state = begin([["B4S", "Y2T", "G1C", "R2C"], FILLER], "R3X")
     view = GAME.view(state, 0)
     assert set(view) == {"variant", "seats", "round", "turn", "over", "outcome", "to_act", "grid", "layout",
-                         "scores", "stock_size", "hand_sizes", "shown", "passes", "recycled", "last_play", "hand"}
+                         "scores", "stock_size", "hand_sizes", "shown", "passes", "recycled", "last_play", "hand",
+                         "resigned"}
     assert view["layout"] == {"dx": 2, "dy": 2, "cols": 3, "rows": 3}
     spectator = GAME.view(state, None)
     assert spectator["hand"] == [] and "B4S" not in json.dumps(spectator)

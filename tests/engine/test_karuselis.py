@@ -480,6 +480,104 @@ def test_K15_tied_leaders_play_another_deal_and_dealer_rules():
     assert next_dealer((5, 5, 9), 2, 3) == 0
 
 
+# ------------------------------------------------------- resigning ------
+# ENGINE.md "Resigning (every game)"; decided for K1's partnerships: a side has
+# resigned when all its seats have, and a side's seats share its place.
+
+RESIGN = {"type": "resign"}
+
+
+def test_resign_is_never_a_legal_move_listed_and_legal_out_of_turn():
+    state, _ = begin(["2S 2H 2D 2C", "7H 9S KS KH", "3S 3H 3D 5C"], table="3C 4D")
+    assert all(RESIGN not in GAME.legal_moves(state, s) for s in range(3))
+    state, events = act(state, 0, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 0}]
+    view = GAME.view(state, 0)
+    assert view["resigned"] == [0] and view["to_act"] == [1] and view["hand"] == ["2S", "2H", "2D", "2C"]
+    # the resigned seat keeps its cards and its turns
+    state, _ = act(state, 1, {"type": "capture", "card": "7H", "groups": [["3C", "4D"]]})
+    state, _ = act(state, 2, GAME.legal_moves(state, 2)[0])
+    assert GAME.view(state, None)["to_act"] == [0] and GAME.legal_moves(state, 0)
+
+
+def test_resigning_leaves_one_seat_and_ends_the_match():
+    state, _ = begin(["2S 2H 2D 2C", "7H 9S KS KH", "3S 3H 3D 5C"], table="3C 4D")
+    state, _ = act(state, 2, RESIGN)
+    state, events = act(state, 0, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 0},
+                      {"type": "match_ended", "ranking": [[1], [0], [2]], "scores": [0, 0, 0]}]
+    assert GAME.outcome(state) == {"ranking": [[1], [0], [2]], "scores": [0, 0, 0]}
+    view = GAME.view(state, None)
+    assert view["over"] is True and view["to_act"] == [] and view["outcome"] == GAME.outcome(state)
+    assert refused(state, 1, RESIGN)[0] == "match_over"
+
+
+def test_a_resigned_seat_ranks_below_all_others():
+    state = GAME.fold(GAME.start(3, "resigned-last", options={"target": 20}))
+    state, _ = act(state, 1, RESIGN)
+    state, log = play_out(state)
+    assert log[-1]["type"] == "match_ended" and "seat_resigned" not in [e["type"] for e in log]
+    scores = GAME.outcome(state)["scores"]
+    others = sorted({scores[0], scores[2]}, reverse=True)
+    assert GAME.outcome(state)["ranking"] == [[s for s in (0, 2) if scores[s] == v] for v in others] + [[1]]
+
+
+def test_latest_to_resign_ranks_best_among_resigned():
+    state, _ = begin(["2S 2H 2D 2C", "7H 9S KS KH", "3S 3H 3D 5C"], table="3C 4D")
+    state, _ = act(state, 0, RESIGN)
+    state, events = act(state, 1, RESIGN)
+    assert events[-1]["ranking"] == [[2], [1], [0]]
+
+
+def test_a_partnership_resigns_only_when_both_partners_have():
+    state, _ = begin(["KS KH KD KC", "7H 2C 2D 2H", "9S 9H 9D 9C", "10S 10H 10D 10C"], table="3C 4D")
+    state, _ = act(state, 0, RESIGN)
+    state, events = act(state, 1, RESIGN)
+    assert [e["type"] for e in events] == ["seat_resigned"] and GAME.outcome(state) is None
+    # the partners play on, the resigned seats too
+    state, _ = act(state, 1, {"type": "capture", "card": "7H", "groups": [["3C", "4D"]]})
+    assert GAME.view(state, None)["to_act"] == [2]
+    state, events = act(state, 2, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 2},
+                      {"type": "match_ended", "ranking": [[1, 3], [0, 2]], "scores": [0, 0, 0, 0]}]
+
+
+def test_resigning_leaves_one_side_and_ends_the_match_with_its_seats_first():
+    state, _ = begin(["KS KH KD KC", "7H 2C 2D 2H", "9S 9H 9D 9C", "10S 10H 10D 10C"], table="3C 4D")
+    state, _ = act(state, 1, RESIGN)
+    state, _ = act(state, 0, RESIGN)
+    state, events = act(state, 3, RESIGN)
+    assert events[-1] == {"type": "match_ended", "ranking": [[0, 2], [1, 3]], "scores": [0, 0, 0, 0]}
+    assert GAME.view(state, 0)["resigned"] == [1, 0, 3]
+
+
+def test_a_resigned_partner_shares_its_sides_place():
+    state = GAME.fold(GAME.start(4, "partner-resigns", options={"target": 20}))
+    state, _ = act(state, 3, RESIGN)
+    state, log = play_out(state)
+    assert log[-1]["type"] == "match_ended"
+    scores = GAME.outcome(state)["scores"]
+    winner = 0 if scores[0] > scores[1] else 1
+    assert GAME.outcome(state)["ranking"] == [[winner, winner + 2], [1 - winner, 3 - winner]]
+
+
+def test_a_seat_resigns_once_and_only_from_a_seat_at_the_table():
+    state, _ = begin(["2S 2H 2D 2C", "7H 9S KS KH", "3S 3H 3D 5C"], table="3C 4D")
+    state, _ = act(state, 0, RESIGN)
+    assert refused(state, 0, RESIGN)[0] == "already_resigned"
+    for seat in (3, -1, True, None):
+        assert refused(state, seat, RESIGN)[0] == "malformed_move"
+    event = {"type": "seat_resigned", "seat": 0}
+    assert all(GAME.redact(event, s) == event for s in (None, 0, 1, 2))
+
+
+def test_unknown_fields_are_refused():
+    state, _ = begin(["2S 2H 2D 2C", "7H 9S KS KH"], table="3C 4D")
+    move = {"type": "capture", "card": "7H", "groups": [["3C", "4D"]], "comment": "gg"}
+    assert refused(state, 1, move)[0] == "malformed_move"
+    assert refused(state, 1, {"type": "trail", "card": "9S", "value": 9})[0] == "malformed_move"
+
+
 # ------------------------------------------------------------ views ------
 
 def test_views_are_allow_listed_and_hide_other_hands():
@@ -487,7 +585,7 @@ def test_views_are_allow_listed_and_hide_other_hands():
     view = GAME.view(state, 0)
     assert set(view) == {"seats", "turn", "over", "outcome", "to_act", "hand", "hand_sizes", "table", "pile_sizes",
                          "spades", "scores", "last_points", "sides", "round", "dealer", "stock_size",
-                         "last_capturer", "deck", "target"}
+                         "last_capturer", "deck", "target", "resigned"}
     assert view["hand"] == ["2S", "2H", "2D", "2C"] and view["hand_sizes"] == [4, 4]
     text = json.dumps(view)
     assert "7H" not in text and "test-seed" not in text

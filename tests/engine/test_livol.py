@@ -618,12 +618,81 @@ def test_L16_options_target_variant_and_extra_penalty():
 
 
 # --------------------------------------------------------------------------
+# Resigning (ENGINE.md "Resigning (every game)")
+# --------------------------------------------------------------------------
+
+RESIGN = {"type": "resign"}
+
+
+def test_resign_is_never_a_legal_move_listed_and_never_puts_a_seat_in_to_act():
+    state, _ = started(HANDS3, "B5")
+    assert all(RESIGN not in GAME.legal_moves(state, s) for s in range(3))
+    assert GAME.view(state, None)["to_act"] == [1]
+
+
+def test_resign_is_legal_out_of_turn_and_the_resigned_seat_keeps_its_cards_and_turns():
+    state, _ = started(HANDS3 + ["B1 B2 B3 B4 B6 B7 B8"], "B5")
+    state, events = do(state, 2, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 2}]
+    assert GAME.view(state, None)["resigned"] == [2] and GAME.view(state, None)["to_act"] == [1]
+    assert GAME.view(state, 2)["hand"] == cards(HANDS3[2])
+    state, _ = do(state, 1, {"type": "draw"})
+    assert state.turn == 1 and state.phase == "drawn"
+    # in turn, too: the seat to act may resign, and still holds the turn
+    state, events = do(state, 1, RESIGN)
+    assert types(events) == ["seat_resigned"] and state.turn == 1 and GAME.legal_moves(state, 1)
+
+
+def test_resigning_leaves_one_seat_and_ends_the_match():
+    state, _ = started(HANDS3, "B5")
+    state, _ = do(state, 0, RESIGN)
+    state, events = do(state, 2, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 2},
+                      {"type": "match_ended", "ranking": [[1], [2], [0]], "scores": [0, 0, 0]}]
+    assert GAME.outcome(state) == {"ranking": [[1], [2], [0]], "scores": [0, 0, 0]}
+    v = GAME.view(state, None)
+    assert v["over"] is True and v["to_act"] == [] and v["outcome"] == GAME.outcome(state)
+    assert refused(state, 1, RESIGN)[0] == "match_over"
+
+
+def test_a_resigned_seat_ranks_below_all_others():
+    state = position(["R3", "Y9 W", "G2"], top="R5", turn=0, scores=(490, 10, 10))
+    state, _ = do(state, 0, RESIGN)
+    state, events = do(state, 0, {"type": "play", "card": "R3"})
+    assert events[-1] == {"type": "match_ended", "ranking": [[1, 2], [0]], "scores": [551, 10, 10]}
+    assert GAME.outcome(state)["ranking"] == [[1, 2], [0]]
+
+
+def test_latest_to_resign_ranks_best_among_resigned():
+    state = position(["R3", "Y9 W", "G2", "B7"], top="R5", turn=0, scores=(490, 10, 30, 20))
+    state, _ = do(state, 3, RESIGN)
+    state, _ = do(state, 0, RESIGN)
+    state, events = do(state, 0, {"type": "play", "card": "R3"})
+    assert events[-1]["ranking"] == [[2], [1], [0], [3]]
+
+
+def test_a_seat_resigns_once_and_only_from_a_seat_at_the_table():
+    state, _ = started(HANDS3, "B5")
+    state, _ = do(state, 1, RESIGN)
+    assert refused(state, 1, RESIGN)[0] == "already_resigned"
+    for seat in (3, -1, True, None):
+        assert refused(state, seat, RESIGN)[0] == "malformed_move"
+    assert refused(state, 0, {"type": "resign", "seat": 0})[0] == "malformed_move"
+
+
+def test_seat_resigned_is_public():
+    event = {"type": "seat_resigned", "seat": 1}
+    assert all(GAME.redact(event, s) == event for s in (None, 0, 1, 2))
+
+
+# --------------------------------------------------------------------------
 # What each seat may see
 # --------------------------------------------------------------------------
 
 VIEW_KEYS = {"game", "seat", "seats", "to_act", "turn", "phase", "hand", "must_play", "hand_sizes",
              "called", "catchable", "top", "color", "draw_size", "discard_size", "direction",
-             "dealer", "round", "scores", "options", "shown_hand", "over", "outcome", "hands"}
+             "dealer", "round", "scores", "options", "shown_hand", "over", "outcome", "hands",
+             "resigned"}
 
 
 def test_views_are_allow_listed_and_hide_other_hands_and_the_seed():

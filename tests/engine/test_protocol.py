@@ -7,7 +7,12 @@ and redacted events are JSON-ready and never carry a card hidden from that seat,
 nor the seed; cards are conserved; the match ends within ``MAX_EVENTS``; and the
 same seed with the same moves gives the same events, byte for byte.
 
-``PROTOCOL_SEEDS`` (env) sets how many seeds per seat count (default 6).
+Some matches also resign seats at random points (ENGINE.md "Resigning (every
+game)"): the same checks hold, and the outcome ranks resigned seats (or Karuselis
+sides) last, in reverse order of resigning, every seat exactly once.
+
+``PROTOCOL_SEEDS`` (env) sets how many seeds per seat count (default 6; half as
+many matches with resignations).
 """
 from __future__ import annotations
 
@@ -31,6 +36,9 @@ SEAT_COUNTS = {
 }
 SEEDS = int(os.environ.get("PROTOCOL_SEEDS", "6"))
 CASES = [(g, n, f"protocol-{g}-{n}-{i}") for g in registry.names() for n in SEAT_COUNTS[g] for i in range(SEEDS)]
+RESIGN_CASES = [(g, n, f"resign-{g}-{n}-{i}") for g in registry.names() for n in SEAT_COUNTS[g]
+                for i in range(max(1, SEEDS // 2))]
+RESIGN = {"type": "resign"}
 
 
 def strings_in(value) -> list[str]:
@@ -70,10 +78,38 @@ def assert_no_leak(game, state, seat, payload, seed, what, total):
     assert not leaked, f"{what} for seat {seat} shows hidden {sorted(leaked)}"
 
 
-def play_random_match(game, seats, seed, check=True):
+def resignation_plan(seats, seed) -> dict[int, int]:
+    """Steps at which some seat resigns: 1 to seats - 1 resignations, the first among the
+    first 20 steps, the others among the first 200 (all of them end the match at once;
+    fewer leave it to its natural end, with resigned seats still playing)."""
+    rng = random.Random(f"{seed}/resign")
+    count = rng.randint(1, seats - 1)
+    steps = [rng.randrange(20)]
+    steps += rng.sample([s for s in range(200) if s != steps[0]], count - 1)
+    return {step: rng.randrange(1 << 30) for step in steps}
+
+
+def sides_of(game, state, seats) -> list[int]:
+    """The side of each seat: Karuselis's view lists it; elsewhere a side is a seat."""
+    return game.view(state, None).get("sides", list(range(seats)))
+
+
+def resigned_sides(sides, resigned) -> list[int]:
+    """Sides all of whose seats resigned, in the order their last seat resigned."""
+    out = []
+    for i, seat in enumerate(resigned):
+        side = sides[seat]
+        if all(s in resigned[:i + 1] for s, x in enumerate(sides) if x == side):
+            out.append(side)
+    return out
+
+
+def play_random_match(game, seats, seed, check=True, resign=False):
     events = game.start(seats, seed)
     state = game.fold(events)
     rng = random.Random(seed)
+    plan = resignation_plan(seats, seed) if resign else {}
+    resigned: list[int] = []
     moves = []
     cards = Counter(game.all_cards(state))
     totals = card_totals(game, state)  # copies per code: constant, since cards are conserved
@@ -88,10 +124,17 @@ def play_random_match(game, seats, seed, check=True):
                 legal = game.legal_moves(state, s)
                 assert (s in actors) == bool(legal), f"to_act disagrees with legal_moves for seat {s}"
                 json.dumps(legal)
-        seat = rng.choice(actors)
-        legal = game.legal_moves(state, seat)
-        move = rng.choice(legal)
-        before = copy.deepcopy(state) if check and step % 7 == 0 else None
+        if step in plan:
+            # a resignation, in or out of turn, by any seat that has not resigned
+            candidates = [s for s in range(seats) if s not in resigned]
+            seat, move = candidates[plan[step] % len(candidates)], RESIGN
+            assert RESIGN not in game.legal_moves(state, seat), "resign is never listed"
+            resigned.append(seat)
+        else:
+            seat = rng.choice(actors)
+            legal = game.legal_moves(state, seat)
+            move = rng.choice(legal)
+        before = copy.deepcopy(state) if check and (step % 7 == 0 or move is RESIGN) else None
         new = game.play(state, seat, move)
         if before is not None:
             assert state == before, "play mutated its input state"
@@ -108,6 +151,13 @@ def play_random_match(game, seats, seed, check=True):
                         assert_no_leak(game, state, s, redacted, seed, f"redacted {event['type']}", totals)
         events.extend(new)
         moves.append((seat, move))
+        if move is RESIGN:
+            assert new[0] == {"type": "seat_resigned", "seat": seat}
+            assert game.view(state, None)["resigned"] == resigned
+            sides = sides_of(game, state, seats)
+            if len(set(sides)) - len(resigned_sides(sides, resigned)) == 1:
+                assert game.outcome(state) is not None, "one side left not resigned ends the match"
+                assert new[-1]["type"] == "match_ended"
         if check:
             assert Counter(game.all_cards(state)) == cards, "cards are not conserved"
             if game.outcome(state) is None:
@@ -145,6 +195,74 @@ def test_protocol_random_play(name, seats, seed):
     # and after the end nobody acts and every event is public
     assert game.view(state, None)["to_act"] == []
     assert all(game.legal_moves(state, s) == [] for s in range(seats))
+
+
+def assert_ranking_with_resignations(game, state, seats, resigned):
+    """Every seat ranked exactly once; resigned sides last, the latest to resign best among
+    them, each side's seats sharing one place; the other sides above them."""
+    result = game.outcome(state)
+    ranking = result["ranking"]
+    ranked = [s for place in ranking for s in place]
+    assert sorted(ranked) == list(range(seats)), "every seat is ranked exactly once"
+    sides = sides_of(game, state, seats)
+    gone = resigned_sides(sides, resigned)
+    tail = [sorted(s for s in range(seats) if sides[s] == side) for side in reversed(gone)]
+    assert [sorted(p) for p in ranking[len(ranking) - len(tail):]] == tail
+    assert game.view(state, None)["resigned"] == resigned
+    standing = [side for side in dict.fromkeys(sides) if side not in gone]
+    if len(standing) == 1:
+        assert ranking[0] == [s for s in range(seats) if sides[s] == standing[0]]
+
+
+@pytest.mark.parametrize("name,seats,seed", RESIGN_CASES)
+def test_protocol_random_play_with_resignations(name, seats, seed):
+    game = registry.get(name)
+    # given a match played to the end with random legal moves and resignations at random points
+    events, moves, state = play_random_match(game, seats, seed, resign=True)
+    resigned = [seat for seat, move in moves if move == RESIGN]
+    assert resigned
+    # then the fold of every event equals the incremental state
+    assert game.fold(events) == state
+    # and the same seed with the same moves gives the same events, byte for byte
+    again = game.start(seats, seed)
+    replayed = game.fold(again)
+    for seat, move in moves:
+        new = game.play(replayed, seat, move)
+        for e in new:
+            replayed = game.apply(replayed, e)
+        again.extend(new)
+    assert json.dumps(again, sort_keys=True) == json.dumps(events, sort_keys=True)
+    # and the outcome ranks resigned seats last, in reverse order of resigning
+    assert_ranking_with_resignations(game, state, seats, resigned)
+    # and seat_resigned is public; after the end nobody acts, nor may resign
+    assert all(game.redact(e, s) == e for e in events if e["type"] == "seat_resigned" for s in [None, 0])
+    assert game.view(state, None)["to_act"] == []
+    with pytest.raises(IllegalMove) as err:
+        game.play(state, next(s for s in range(seats) if s not in resigned), RESIGN)
+    assert err.value.code == "match_over"
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_protocol_resign_again_or_from_no_seat_is_refused(name):
+    game = registry.get(name)
+    seats = SEAT_COUNTS[name][-1]
+    state = game.fold(game.start(seats, "resign-codes"))
+    idle = next(s for s in range(seats) if s not in game.view(state, None)["to_act"])
+    for seat in (-1, seats, True, None, "0", 2 ** 70):
+        with pytest.raises(IllegalMove) as err:
+            game.play(state, seat, RESIGN)
+        assert err.value.code == "malformed_move"
+    new = game.play(state, idle, RESIGN)
+    assert new == [{"type": "seat_resigned", "seat": idle}]
+    after = game.apply(state, new[0])
+    snapshot = copy.deepcopy(after)
+    with pytest.raises(IllegalMove) as err:
+        game.play(after, idle, RESIGN)
+    assert err.value.code == "already_resigned"
+    assert after == snapshot
+    # the resigned seat keeps its part: its legal moves and to_act are unchanged
+    assert game.view(after, None)["to_act"] == game.view(state, None)["to_act"]
+    assert all(game.legal_moves(after, s) == game.legal_moves(state, s) for s in range(seats))
 
 
 @pytest.mark.parametrize("name", registry.names())

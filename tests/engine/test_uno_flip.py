@@ -666,6 +666,75 @@ def test_F16_target_option_is_checked():
 
 
 # --------------------------------------------------------------------------
+# Resigning (ENGINE.md "Resigning (every game)")
+# --------------------------------------------------------------------------
+
+RESIGN = {"type": "resign"}
+WINNING_HAND = ["R7/T4", "R+1/V6", "Rrev/DW", "Rskip/P8", "Rflip/O4", "W/V2", "W+2/V7"]
+
+
+def test_resign_is_never_a_legal_move_listed_and_legal_out_of_turn():
+    state, _ = new([[], [], [], []], "R8/O9")
+    assert all(RESIGN not in G.legal_moves(state, s) for s in range(4))
+    state, events = move(state, 3, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 3}]
+    view = G.view(state, 3)
+    assert view["resigned"] == [3] and view["to_act"] == [1] and len(view["hand"]) == 7
+    # the resigned seat keeps its turns and its part in the rules
+    state, _ = move(state, 1, {"type": "draw"})
+    state, _ = move(state, 1, {"type": "pass"})
+    state, _ = move(state, 2, {"type": "draw"})
+    state, _ = move(state, 2, {"type": "pass"})
+    assert G.view(state, None)["to_act"] == [3] and G.legal_moves(state, 3)
+
+
+def test_resigning_leaves_one_seat_and_ends_the_match():
+    state, _ = new([[], [], []], "R8/O9")
+    state, _ = move(state, 1, RESIGN)
+    state, events = move(state, 0, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 0},
+                      {"type": "match_ended", "reason": "resigned", "scores": [0, 0, 0],
+                       "ranking": [[2], [0], [1]]}]
+    assert G.outcome(state) == {"ranking": [[2], [0], [1]], "scores": [0, 0, 0]}
+    view = G.view(state, None)
+    assert view["over"] is True and view["to_act"] == [] and view["outcome"] == G.outcome(state)
+    refused(state, 2, RESIGN, "match_over")
+
+
+def test_a_resigned_seat_ranks_below_all_others():
+    state, _ = new([WINNING_HAND, ["R9/Vskipall"], []], "R8/O9", options={"target": 150})
+    state, _ = move(state, 1, RESIGN)
+    state, events = move(trim(state, 1, 1), 1, {"type": "play", "card": "R9"})
+    assert events[-1] == {"type": "match_ended", "reason": "target", "scores": [0, 204, 0],
+                          "ranking": [[0, 2], [1]]}
+    assert G.outcome(state)["ranking"] == [[0, 2], [1]]
+
+
+def test_latest_to_resign_ranks_best_among_resigned():
+    state, _ = new([WINNING_HAND, ["R9/Vskipall"], [], []], "R8/O9", options={"target": 150})
+    state, _ = move(state, 1, RESIGN)
+    state, _ = move(state, 3, RESIGN)
+    state, events = move(trim(state, 1, 1), 1, {"type": "play", "card": "R9"})
+    assert events[-1]["ranking"] == [[0, 2], [3], [1]]
+
+
+def test_a_seat_resigns_once_and_only_from_a_seat_at_the_table():
+    state, _ = new([[], [], []], "R8/O9")
+    state, _ = move(state, 0, RESIGN)
+    refused(state, 0, RESIGN, "already_resigned")
+    for seat in (3, -1, True, None):
+        refused(state, seat, RESIGN, "malformed_move")
+    event = {"type": "seat_resigned", "seat": 0}
+    assert all(G.redact(event, s) == event for s in (None, 0, 1, 2))
+
+
+def test_a_colour_is_exactly_one_of_the_sides_colour_letters():
+    state, _ = new([[], [], []], "W/V2")
+    for bad in ("", "RY", "RYGB", "r"):
+        refused(state, 1, {"type": "color", "color": bad}, "bad_color", "F6")
+
+
+# --------------------------------------------------------------------------
 # The engine contract
 # --------------------------------------------------------------------------
 
@@ -696,7 +765,7 @@ def test_views_are_allow_listed_and_show_the_backs():
     state, _ = new([[], [], []], "R8/O9", stock=["G7/O+5"], seed="view-seed")
     keys = {"to_act", "turn", "seats", "over", "outcome", "hand", "top", "color", "hand_sizes", "draw_size",
             "discard_size", "scores", "round", "dealer", "direction", "side", "backs", "draw_back", "called",
-            "shown_hand"}
+            "shown_hand", "resigned"}
     for seat in (None, 0, 2):
         view = G.view(state, seat)
         assert set(view) == keys
