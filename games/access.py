@@ -43,9 +43,29 @@ def access_seat(user, match_id, seat: int | None = None) -> tuple[Match, int]:
     return match, seat
 
 
+def client_address(group, request) -> str:
+    """The client's address (a django-ratelimit key): behind ``PROXY_COUNT`` proxies, the address
+    the nearest trusted proxy saw in X-Forwarded-For; else the connection's own address."""
+    meta = request.META
+    forwarded = meta.get("HTTP_X_FORWARDED_FOR", "")
+    if settings.CARDLEAGUE_PROXY_COUNT and forwarded:
+        addresses = [a.strip() for a in forwarded.split(",") if a.strip()]
+        if addresses:
+            return addresses[-min(settings.CARDLEAGUE_PROXY_COUNT, len(addresses))]
+    return meta.get("REMOTE_ADDR") or "unknown"
+
+
+def account_or_address(group, request) -> str:
+    """A signed-in account (session or token), else the client's address."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    return client_address(group, request)
+
+
 def moves_rate_check(request) -> None:
     """A person (or a token's account) submits at most ``CARDLEAGUE_RATES["moves"]`` moves, through
     the pages and the API together; beyond it ``RateLimited`` (429) and nothing is recorded."""
-    if is_ratelimited(request, group="moves", key="user_or_ip", rate=settings.CARDLEAGUE_RATES["moves"],
+    if is_ratelimited(request, group="moves", key=account_or_address, rate=settings.CARDLEAGUE_RATES["moves"],
                       increment=True):
         raise RateLimited()

@@ -18,7 +18,7 @@ from ninja.errors import Throttled
 from ninja.security import HttpBearer, SessionAuth as NinjaSessionAuth
 
 from games import selectors, services
-from games.access import access_match, access_seat, moves_rate_check, seats_of
+from games.access import access_match, access_seat, client_address, moves_rate_check, seats_of
 from games.errors import MalformedRequest
 from games.models import ApiToken
 from games.schemas import AnyMove, Position, SeatNumber, errors, move_json
@@ -29,13 +29,13 @@ class TokenAuth(HttpBearer):
 
     def authenticate(self, request, token):
         rate = settings.CARDLEAGUE_RATES["token_failures"]
-        failures = get_usage(request, group="token_failures", key="ip", rate=rate)
+        failures = get_usage(request, group="token_failures", key=client_address, rate=rate)
         if failures and failures["count"] >= failures["limit"]:
             raise Throttled(wait=failures["time_left"])
         digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
         found = ApiToken.objects.select_related("user").filter(key_hash=digest, user__is_active=True).first()
         if found is None:
-            get_usage(request, group="token_failures", key="ip", rate=rate, increment=True)
+            get_usage(request, group="token_failures", key=client_address, rate=rate, increment=True)
             return None
         ApiToken.objects.filter(pk=found.pk).update(last_used_at=timezone.now())
         request.user = found.user
@@ -61,7 +61,7 @@ PositionQuery = Annotated[int, Query(0, ge=0, le=2**31 - 1)]
 READ_ERRORS = errors(400, 401, 403, 404, 429)
 
 
-class SeatOut(Schema):
+class MatchSeatOut(Schema):
     seat: int
     name: str
     bot: str | None = None
@@ -71,7 +71,7 @@ class MatchOut(Schema):
     id: int
     game: str
     status: str
-    seats: list[SeatOut]
+    seats: list[MatchSeatOut]
     last_seq: int
     seed_commitment: str
     result: dict | None = None

@@ -177,7 +177,10 @@ AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_IPWARE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0")) or None
+# Reverse proxies in front of the web server (their X-Forwarded-For gives the client's address).
+CARDLEAGUE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+AXES_IPWARE_PROXY_COUNT = CARDLEAGUE_PROXY_COUNT or None
+NINJA_NUM_PROXIES = CARDLEAGUE_PROXY_COUNT
 AXES_VERBOSE = False
 CARDLEAGUE_RATES = {
     "api_anon": os.environ.get("RATE_API_ANON", "60/m"),
@@ -187,7 +190,6 @@ CARDLEAGUE_RATES = {
     "signups": os.environ.get("RATE_SIGNUPS", "10/h"),
 }
 RATELIMIT_VIEW = "games.views.rate_limited"
-RATELIMIT_IP_META_KEY = "HTTP_X_FORWARDED_FOR" if AXES_IPWARE_PROXY_COUNT else None
 # A move is a few hundred bytes; an API body beyond this is refused with 413 before it is parsed.
 CARDLEAGUE_MAX_BODY = int(os.environ.get("CARDLEAGUE_MAX_BODY", str(64 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = CARDLEAGUE_MAX_BODY

@@ -49,9 +49,9 @@ def _database_url(db: dict) -> str:
     return f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker):
-    """A real Celery worker process on the configured broker and the test database."""
+def start_worker(*, queue: str | None = None, beat: bool = False, env: dict | None = None, name: str = "test"):
+    """A real Celery worker process on the configured broker and the test database (its own
+    process group, so a test can kill it with its pool). Returns the process once it is ready."""
     import subprocess
     import sys
     import threading
@@ -59,13 +59,16 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     from django.conf import settings
 
     root = os.path.dirname(os.path.dirname(__file__))
+    queue = queue or settings.CELERY_TASK_DEFAULT_QUEUE
     env = dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0", DATABASE_URL=_database_url(settings.DATABASES["default"]),
-               CELERY_BROKER_URL=settings.CELERY_BROKER_URL)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info", "--concurrency", "2",
-         "-n", f"test-{os.getpid()}@%h", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "--without-gossip",
-         "--without-mingle", "--without-heartbeat"],
-        cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+               CELERY_BROKER_URL=settings.CELERY_BROKER_URL, CELERY_QUEUE=queue, **(env or {}))
+    args = [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info", "--concurrency", "2",
+            "-n", f"{name}-{os.getpid()}@%h", "-Q", queue, "--without-gossip", "--without-mingle",
+            "--without-heartbeat"]
+    if beat:
+        args.append("-B")
+    proc = subprocess.Popen(args, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
     ready = threading.Event()
     lines: list[str] = []
 
@@ -76,10 +79,16 @@ def celery_worker_process(django_db_setup, django_db_blocker):
                 ready.set()
 
     threading.Thread(target=read, daemon=True).start()
+    proc.log = lines
     if not ready.wait(60):
         proc.kill()
         pytest.fail("the Celery worker did not start:\n" + "".join(lines[-40:]))
-    yield proc
+    return proc
+
+
+def stop_worker(proc, django_db_blocker=None) -> None:
+    import subprocess
+
     proc.terminate()
     try:
         proc.wait(20)
@@ -87,11 +96,19 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         proc.kill()
     from django.db import connection
 
-    if connection.vendor == "postgresql":
+    if connection.vendor == "postgresql" and django_db_blocker is not None:
         # the worker's pool processes may still hold a session; the test database must drop cleanly
         with django_db_blocker.unblock(), connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                            "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real Celery worker process on the configured broker and the test database."""
+    proc = start_worker()
+    yield proc
+    stop_worker(proc, django_db_blocker)
 
 
 @pytest.fixture
