@@ -78,6 +78,41 @@ class SeededRandom:
         return out
 
 
+# --------------------------------------------------------------------------
+# The match's seed: the server's secret together with every seat's randomness
+# --------------------------------------------------------------------------
+
+SEED_FORMULA = "cardleague-seed-v1"
+
+
+def match_seed(secret: str, contributions: Sequence[str]) -> str:
+    """The engine's seed of a match: HMAC-SHA256(key = the server's secret, message =
+    "cardleague-seed-v1" followed by each seat's contribution in seat order, one per line),
+    as 64 hex digits.
+
+    The server publishes SHA-256(secret) when the match opens, before any seat contributes;
+    each seat then contributes a random value (a person's browser or API client draws its own;
+    a bot's seat, or a person's seat the server fills in, gets ``server_contribution``). So the
+    server cannot choose a deal after seeing the players' values (its secret is committed and
+    its own values follow from it), and the players cannot steer the deal without the secret,
+    which is revealed when the match ends. Anyone can then recompute this seed and replay.
+    """
+    message = "\n".join([SEED_FORMULA, *contributions]).encode("utf-8")
+    return hmac.new(secret.encode("utf-8"), message, hashlib.sha256).hexdigest()
+
+
+def server_contribution(secret: str, seat: int) -> str:
+    """The value the server contributes for a seat (a bot's, or a person's that timed out or
+    sent none): HMAC-SHA256(secret, "seat:<n>"), 32 hex digits. It is fixed by the committed
+    secret, so the server cannot grind it after seeing the players' values."""
+    return hmac.new(secret.encode("utf-8"), f"seat:{seat}".encode("ascii"), hashlib.sha256).hexdigest()[:32]
+
+
+def is_contribution(value) -> bool:
+    """A seat's contribution: 16 to 128 hex digits (a browser sends 32, from crypto.getRandomValues)."""
+    return type(value) is str and 16 <= len(value) <= 128 and all(c in "0123456789abcdef" for c in value)
+
+
 def shuffled(seed: str, counter: int, items: Sequence) -> list:
     """Shorthand: the permutation of ``items`` for random decision number ``counter``."""
     return SeededRandom(seed, counter).shuffled(items)

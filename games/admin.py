@@ -9,13 +9,18 @@ engine states) are not registered at all.
 """
 import json
 
+from django import forms
 from django.contrib import admin
-from django.urls import reverse
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, ngettext
 
-from engine import registry
-from games.models import SEED_REVEALED, ApiToken, Event, Match, Seat
+from games import services, store
+from games.errors import DomainError
+from games.models import ApiToken, Event, Match, Seat
 
 # Fields that hold (or lead to) a running match's hidden state: never a changelist lookup,
 # so that ``?seed__startswith=…`` or ``?payload__deck__0=…`` cannot be used as an oracle.
@@ -26,8 +31,9 @@ HIDDEN_EVENT = _("hidden: spectators do not know of this event until the match e
 
 
 def revealed(match: Match) -> bool:
-    """Everything may be shown once the match has finished (an aborted match keeps its secrets)."""
-    return match.status == Match.Status.FINISHED
+    """Everything may be shown once the match has ended (finished, aborted or cancelled: the
+    secret is then revealed as an event too)."""
+    return match.has_ended
 
 
 def as_json(value):
@@ -46,27 +52,80 @@ class NoHiddenLookups:
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "user", "bot", "name")
-    readonly_fields = ("index", "user", "bot")
+    fields = ("index", "user", "bot", "name", "status", "stand_in", "deadline", "timeouts")
+    readonly_fields = ("index", "user", "bot", "status", "stand_in", "deadline", "timeouts")
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
         return False
 
 
+class AwardForm(forms.Form):
+    ranking = forms.CharField(label=_("ranking"), max_length=200,
+                              help_text=_("Seats best first, places separated by “;”, tied seats by “,”: "
+                                          "e.g. “1; 0” (seat 1 wins) or “2; 0, 1”. Seats count from 0."))
+    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
+
+    def clean_ranking(self):
+        try:
+            return [[int(s) for s in place.split(",")] for place in self.cleaned_data["ranking"].split(";")]
+        except ValueError:
+            raise forms.ValidationError(_("Seat numbers, places separated by “;”.")) from None
+
+
 @admin.register(Match)
 class MatchAdmin(NoHiddenLookups, admin.ModelAdmin):
     list_display = ("id", "game", "status", "last_seq", "created_at", "finished_at", "links")
     list_filter = ("game", "status")
-    fields = ("game", "options", "status", "seed_commitment", "revealed_seed", "revealed_deck", "last_seq", "result",
-              "created_by", "created_at", "finished_at")
+    fields = ("game", "options", "status", "clock", "timeout_rule", "seed_commitment", "revealed_seed",
+              "revealed_deck", "last_seq", "result", "created_by", "created_at", "finished_at", "organiser_actions")
     readonly_fields = fields
     inlines = [SeatInline]
+    actions = ["abort_matches"]
 
     @admin.display(description=_("pages"))
     def links(self, obj):
         return format_html('<a href="{}">{}</a> · <a href="{}">{}</a>', reverse("match_play", args=[obj.pk]),
                            _("play"), reverse("match_audit", args=[obj.pk]), _("audit"))
+
+    @admin.display(description=_("decide"))
+    def organiser_actions(self, obj):
+        if obj.has_ended:
+            return "-"
+        return format_html('<a href="{}">{}</a>', reverse("admin:games_match_award", args=[obj.pk]),
+                           _("Award the match…"))
+
+    @admin.action(permissions=["change"], description=_("Abort the selected matches (recorded; the seed is revealed)"))
+    def abort_matches(self, request, queryset):
+        ended = 0
+        for match in queryset:
+            if not match.has_ended:
+                services.match_abort(match_id=match.pk, by=request.user, reason="organiser")
+                ended += 1
+        self.message_user(request, ngettext("%(n)d match aborted.", "%(n)d matches aborted.", ended) % {"n": ended})
+
+    def get_urls(self):
+        return [path("<int:match_id>/award/", self.admin_site.admin_view(self.award_view),
+                     name="games_match_award")] + super().get_urls()
+
+    def award_view(self, request, match_id: int):
+        """The organiser decides a running (or waiting) match's result: recorded as an event."""
+        match = get_object_or_404(Match, pk=match_id)
+        if not self.has_change_permission(request, match):
+            raise PermissionDenied
+        form = AwardForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.match_award(match_id=match.pk, ranking=form.cleaned_data["ranking"], by=request.user,
+                                     reason=form.cleaned_data["reason"])
+            except DomainError as exc:
+                form.add_error("ranking", str(exc.message))
+            else:
+                self.message_user(request, _("The match is awarded."))
+                return redirect("admin:games_match_change", match.pk)
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "match": match, "form": form,
+                   "seats": match.seats.select_related("user").order_by("index"), "title": _("Award the match")}
+        return TemplateResponse(request, "admin/games/match/award.html", context)
 
     @admin.display(description=_("seed"))
     def revealed_seed(self, obj):
@@ -97,11 +156,7 @@ class EventAdmin(NoHiddenLookups, admin.ModelAdmin):
 
     def _spectator_payload(self, obj):
         """The payload as a spectator may know it, or None when a spectator may not know of the event."""
-        if revealed(obj.match):
-            return obj.payload
-        if obj.type == SEED_REVEALED:
-            return None
-        return registry.get(obj.match.game).redact(obj.payload, None)
+        return store.redact_event(obj.match, obj.payload, None)
 
     @admin.display(description=_("payload"))
     def shown_payload(self, obj):

@@ -21,7 +21,7 @@ from games import selectors, services
 from games.access import access_match, access_seat, client_address, moves_rate_check, seats_of
 from games.errors import MalformedRequest
 from games.models import ApiToken
-from games.schemas import AnyMove, Position, SeatNumber, errors, move_json
+from games.schemas import AnyMove, Body, Entropy, Position, SeatNumber, errors, move_json
 
 
 class TokenAuth(HttpBearer):
@@ -65,17 +65,39 @@ class MatchSeatOut(Schema):
     seat: int
     name: str
     bot: str | None = None
+    status: str
+    stand_in: str | None = None
+    deadline: str | None = None
+    bank_left: float | None = None
+    timeouts: int
 
 
 class MatchOut(Schema):
     id: int
     game: str
     status: str
+    options: dict
+    clock: dict | None = None
+    timeout_rule: str
     seats: list[MatchSeatOut]
     last_seq: int
     seed_commitment: str
     result: dict | None = None
     your_seats: list[int]
+
+
+class JoinIn(Body):
+    entropy: Entropy | None = None
+
+
+class InvitationOut(Schema):
+    match: int
+    game: str
+    seat: int
+    status: str
+    invited_by: str | None = None
+    seats: list[MatchSeatOut]
+    deadline: str | None = None
 
 
 class ViewOut(Schema):
@@ -105,23 +127,47 @@ class EventsOut(Schema):
     events: list[EventOut]
 
 
-class MoveIn(Schema):
+class MoveIn(Body):
     seat: SeatNumber | None = None
     move: AnyMove
     expected_seq: Position | None = None
 
 
+class ResignIn(Body):
+    seat: SeatNumber | None = None
+    expected_seq: Position | None = None
+
+
 def _seats(match) -> list[dict]:
-    return [{"seat": s.index, "name": s.display_name, "bot": s.bot or None}
+    return [{"seat": s.index, "name": s.display_name, "bot": s.bot or None, "status": s.status,
+             "stand_in": s.stand_in or None, "deadline": s.deadline.isoformat() if s.deadline else None,
+             "bank_left": s.bank_left, "timeouts": s.timeouts}
             for s in match.seats.select_related("user").order_by("index")]
 
 
 @router.get("/{match_id}", response={200: MatchOut, **READ_ERRORS})
 def match_detail(request, match_id: RowIdPath):
+    """The match, its clock and each seat's deadline (null when the seat need not act)."""
     match = access_match(request.user, match_id)
-    return {"id": match.pk, "game": match.game, "status": match.status, "seats": _seats(match),
+    return {"id": match.pk, "game": match.game, "status": match.status, "options": match.options,
+            "clock": match.clock, "timeout_rule": match.timeout_rule, "seats": _seats(match),
             "last_seq": match.last_seq, "seed_commitment": match.seed_commitment, "result": match.result,
             "your_seats": seats_of(request.user, match)}
+
+
+@router.post("/{match_id}/join", response={200: MatchOut, **errors(400, 401, 403, 404, 409, 413, 429)})
+def match_join(request, match_id: RowIdPath, payload: JoinIn):
+    """Accept an invitation, or take a seat a tournament gave you, with your own random value for
+    the shuffle (``entropy``: 16–128 hex digits; without it the server contributes for you)."""
+    services.seat_join(match_id=access_match(request.user, match_id).pk, user=request.user, entropy=payload.entropy)
+    return match_detail(request, match_id)
+
+
+@router.post("/{match_id}/decline", response={200: MatchOut, **errors(400, 401, 403, 404, 409, 429)})
+def match_decline(request, match_id: RowIdPath):
+    """Decline an invitation: the match is cancelled."""
+    services.seat_decline(match_id=access_match(request.user, match_id).pk, user=request.user)
+    return match_detail(request, match_id)
 
 
 @router.get("/{match_id}/view", response={200: ViewOut, **READ_ERRORS})
@@ -154,6 +200,17 @@ def match_move(request, match_id: RowIdPath, payload: MoveIn):
     moves_rate_check(request)
     rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
                                 expected_seq=payload.expected_seq)
+    match.refresh_from_db()
+    return {"seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat,
+                                                                                     after=rows[0].seq - 1)}
+
+
+@router.post("/{match_id}/resign", response={200: EventsOut, **errors(400, 401, 403, 404, 409, 413, 422, 429)})
+def match_resign(request, match_id: RowIdPath, payload: ResignIn):
+    """Resign a seat you hold (the same as the move ``{"type": "resign"}``): it ranks last, and a bot
+    plays it on for the others if the match goes on."""
+    match, seat = access_seat(request.user, match_id, payload.seat)
+    rows = services.match_resign(match_id=match.pk, seat=seat, expected_seq=payload.expected_seq)
     match.refresh_from_db()
     return {"seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat,
                                                                                      after=rows[0].seq - 1)}
@@ -200,3 +257,15 @@ def _nesting(text: str) -> int:
         elif ch in "]}":
             depth -= 1
     return deepest
+
+
+invitations_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["matches"])
+
+
+@invitations_router.get("", response={200: list[InvitationOut], **errors(401, 429)})
+def invitations(request):
+    """Your seats that wait for you: invitations to accept or decline, and tournament seats to take."""
+    return [{"match": s.match_id, "game": s.match.game, "seat": s.index, "status": s.status,
+             "invited_by": s.match.created_by.get_username() if s.match.created_by else None,
+             "seats": _seats(s.match), "deadline": s.deadline.isoformat() if s.deadline else None}
+            for s in selectors.waiting_seats(request.user)]

@@ -56,6 +56,18 @@ class MatchNotRunning(MatchError):
     message = _("The match is not running.")
 
 
+class MatchWaiting(MatchError):
+    code = "match_waiting"
+    status = 409
+    message = _("The match has not started: it waits for every seat to join.")
+
+
+class InvitationClosed(MatchError):
+    code = "invitation_closed"
+    status = 409
+    message = _("That seat can no longer be taken or declined.")
+
+
 class MalformedRequest(MatchError):
     code = "malformed_move"
     status = 400

@@ -16,24 +16,41 @@ from engine import registry
 GAME_LABELS = {"cardavia": "Cardavia", "iota": "IOTA", "karuselis": "Karuselis", "livol": "LIVOL", "uno_flip": "UNO FLIP"}
 GAME_CHOICES = [(name, GAME_LABELS[name]) for name in registry.names()]
 
-# Store-level event written when a match ends: the seed, for anyone to check
-# against the commitment. It is not an engine event and is never folded.
-SEED_REVEALED = "seed_revealed"
+# The store's own events (not the engine's: never folded, never replayed by ``play``); named
+# once, in engine.record, so that the offline verifier knows them too.
+from engine.record import (BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED,  # noqa: E402,F401
+                           MATCH_OPENED, SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS)
 
 
 class Match(models.Model):
     class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for players")
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
+        CANCELLED = "cancelled", _("cancelled")
+
+    class TimeoutRule(models.TextChoices):
+        BOT = "bot", _("a bot makes the move (after three timeouts in a row the seat is abandoned)")
+        FORFEIT = "forfeit", _("the seat forfeits the match (a bot plays it on for the others)")
 
     game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
     options = models.JSONField(_("options"), default=dict, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.RUNNING, db_index=True)
-    seed = models.CharField(_("seed"), max_length=128, editable=False,
-                            help_text=_("Secret until the match ends; then revealed as an event."))
+    seed = models.CharField(_("secret seed"), max_length=128, editable=False,
+                            help_text=_("The server's secret, until the match ends; then revealed as an event. "
+                                        "The shuffles are keyed by it together with every seat's contribution."))
     seed_commitment = models.CharField(_("seed commitment"), max_length=64, editable=False,
-                                       help_text=_("SHA-256 of the seed, public from the start."))
+                                       help_text=_("SHA-256 of the secret, public from the opening."))
+    seed_scheme = models.PositiveSmallIntegerField(
+        _("seed scheme"), default=2, editable=False,
+        help_text=_("1: the secret is the engine's seed (matches before players' randomness, and fixed test "
+                    "seeds); 2: the engine's seed is engine.core.match_seed(secret, contributions)."))
+    clock = models.JSONField(_("clock"), null=True, blank=True,
+                             help_text=_('Live: {"move_seconds": 60} (optionally "bank_seconds"); '
+                                         'correspondence: {"move_days": 2}. Empty: no clock.'))
+    timeout_rule = models.CharField(_("when a deadline passes"), max_length=16, choices=TimeoutRule.choices,
+                                    default=TimeoutRule.BOT)
     stacked_deck = models.JSONField(_("stacked deck"), null=True, blank=True, editable=False)
     last_seq = models.PositiveIntegerField(_("last event"), default=0)
     last_hash = models.CharField(max_length=64, default="", editable=False)
@@ -63,9 +80,31 @@ class Match(models.Model):
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING
 
+    @property
+    def is_waiting(self) -> bool:
+        return self.status == self.Status.WAITING
+
+    @property
+    def has_ended(self) -> bool:
+        """Finished, aborted or cancelled: nothing more is recorded, and everything may be shown."""
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED, self.Status.CANCELLED)
+
 
 class Seat(models.Model):
-    """One seat of a match, held by a person or by a bot policy."""
+    """One seat of a match, held by a person or by a bot policy.
+
+    A person's seat is ``invited`` (they accept or decline), ``seated`` (a tournament put them
+    there: they take the seat by opening the match), or ``joined`` (they contributed their random
+    value; a match starts when every seat has joined). A resigned or abandoned person's seat is
+    played on by ``stand_in``, a bot policy. ``deadline`` is when the seat must have acted (the
+    clock); ``bank_left`` the seconds of its time bank.
+    """
+
+    class Status(models.TextChoices):
+        INVITED = "invited", _("invited")
+        SEATED = "seated", _("seated, not yet at the table")
+        JOINED = "joined", _("at the table")
+        DECLINED = "declined", _("declined")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField(_("seat"))
@@ -74,6 +113,14 @@ class Seat(models.Model):
     bot = models.CharField(_("bot policy"), max_length=32, blank=True,
                            help_text=_("Empty for a person; e.g. random or greedy for a bot."))
     name = models.CharField(_("name"), max_length=80, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.JOINED)
+    stand_in = models.CharField(_("played by a bot"), max_length=32, blank=True,
+                                help_text=_("The bot policy playing a resigned or abandoned person's seat."))
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    bank_left = models.FloatField(_("time bank left (s)"), null=True, blank=True)
+    timeouts = models.PositiveSmallIntegerField(_("timeouts"), default=0)
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("seat")
@@ -93,6 +140,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+    @property
+    def policy(self) -> str:
+        """The bot policy that plays this seat now: a bot's own, or a stand-in's; "" for a person."""
+        return self.bot or self.stand_in
 
     @property
     def display_name(self) -> str:

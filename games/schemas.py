@@ -10,12 +10,25 @@ from __future__ import annotations
 from typing import Annotated, Literal, Union
 
 from ninja import Schema
-from pydantic import ConfigDict, Field, StringConstraints
+from pydantic import ConfigDict, Field, StringConstraints, model_validator
 
 Code = Annotated[str, StringConstraints(min_length=1, max_length=32)]
 SeatNumber = Annotated[int, Field(ge=0, le=31)]
 Coordinate = Annotated[int, Field(ge=-200, le=200)]
 Position = Annotated[int, Field(ge=0, le=2**31 - 1)]
+Entropy = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16,128}$")]
+
+
+class Body(Schema):
+    """A request body: a JSON object with only the documented fields (not a list, not extras)."""
+    model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, data):
+        if data is None or isinstance(data, (list, tuple, str, int, float, bool)):
+            raise ValueError("the body is a JSON object")
+        return data
 
 
 class Move(Schema):

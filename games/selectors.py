@@ -153,3 +153,13 @@ def replay_frame(match: Match, step: int) -> dict:
         "players": players(match),
         "events": events,
     }
+
+
+def waiting_seats(user) -> list:
+    """A person's seats that wait for them: invitations to answer and tournament seats to take,
+    oldest first (each with its match)."""
+    from games.models import Seat
+
+    return list(Seat.objects.filter(user=user, status__in=[Seat.Status.INVITED, Seat.Status.SEATED],
+                                    match__status=Match.Status.WAITING)
+                .select_related("match__created_by").order_by("match__created_at"))

@@ -8,50 +8,32 @@ costs.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import pickle
 import threading
 from collections import OrderedDict
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
 
-from engine import registry
-from games.models import SEED_REVEALED, Event, Match, Snapshot
+from engine import record, registry
+from engine.record import GENESIS_HASH, canonical, event_time  # noqa: F401 (the store's names for them)
+from games.models import ENTROPY_CONTRIBUTED, SEED_REVEALED, STORE_EVENTS, Event, Match, Snapshot
 
-GENESIS_HASH = "0" * 64
 _CACHE_SIZE = 512
 _cache: "OrderedDict[int, tuple[int, str, object]]" = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def canonical(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def event_time(moment: datetime) -> str:
-    """An event's time as the hash covers it: UTC, ISO 8601, to the microsecond."""
-    return moment.astimezone(dt_timezone.utc).isoformat(timespec="microseconds")
-
-
 def event_hash(*, prev_hash: str, match_id: int, seq: int, payload: dict, seat: int | None, move: dict | None,
                created_at: datetime | None = None, chain_version: int = 2) -> str:
-    """SHA-256 over the previous hash and this event's whole content.
-
-    Chain version 2 covers the event's time too (``created_at``), so nobody can move an event in
-    time unseen (a clock's timeout is judged by it); version 1, of matches recorded before, did not.
-    """
-    content = {"match": match_id, "seq": seq, "type": payload.get("type"), "seat": seat,
-               "payload": payload, "move": move}
-    if chain_version >= 2:
-        content["at"] = event_time(created_at)
-    return hashlib.sha256((prev_hash + canonical(content)).encode("utf-8")).hexdigest()
+    """The chained hash of a stored event (``engine.record.event_hash``, with its time)."""
+    at = event_time(created_at) if created_at is not None else None
+    return record.event_hash(prev_hash=prev_hash, match_id=match_id, seq=seq, payload=payload, seat=seat, move=move,
+                             at=at, chain_version=chain_version)
 
 
-def seed_commitment(seed: str) -> str:
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+seed_commitment = record.commitment
 
 
 def append_events(match: Match, payloads: list[dict], *, seat: int | None, move: dict | None) -> list[Event]:
@@ -79,8 +61,31 @@ def append_events(match: Match, payloads: list[dict], *, seat: int | None, move:
 
 
 def engine_payloads(events) -> list[dict]:
-    """The engine's events among stored ones (the store's own seed reveal left out)."""
-    return [e.payload for e in events if e.type != SEED_REVEALED]
+    """The engine's events among stored ones (the store's own events left out)."""
+    return [e.payload for e in events if e.type not in STORE_EVENTS]
+
+
+def redact_event(match: Match, payload: dict, seat: int | None) -> dict | None:
+    """What ``seat`` (None: a spectator) may know of one recorded event — the one place that decides:
+    everything once the match has ended (its secret is then revealed too); until then the store's
+    own events by ``redact_store_event`` and the engine's through the game's ``redact``."""
+    if match.has_ended:
+        return payload
+    if payload["type"] in STORE_EVENTS:
+        return redact_store_event(payload, seat, match)
+    return registry.get(match.game).redact(payload, seat)
+
+
+def redact_store_event(payload: dict, seat: int | None, match: Match) -> dict | None:
+    """What ``seat`` (None: a spectator) may know of one of the store's own events while the
+    match has not ended: a seat's random value only once the match has started (the contributor
+    sees its own at once); the secret never (it is recorded only at the end)."""
+    kind = payload["type"]
+    if kind == SEED_REVEALED:
+        return None
+    if kind == ENTROPY_CONTRIBUTED and match.is_waiting and payload.get("seat") != seat:
+        return {k: v for k, v in payload.items() if k != "value"}
+    return payload
 
 
 def _cached(match: Match):

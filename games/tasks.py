@@ -14,16 +14,27 @@ def bots_play(match_id: int, seq: int | None = None) -> int:
     A task for a position the match has already left does nothing; a task that
     used up its budget hands on to a fresh one.
     """
-    made, more = services.bots_advance(match_id=match_id, seq=seq, budget=settings.CARDLEAGUE_BOT_MOVES_PER_TASK)
-    if more:
+    run = services.bots_advance(match_id=match_id, seq=seq, budget=settings.CARDLEAGUE_BOT_MOVES_PER_TASK)
+    if run.more:
         from games.models import Match
 
         last_seq = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
-        bots_play.delay(match_id, last_seq)
-    return made
+        if not run.wait:
+            bots_play.delay(match_id, last_seq)
+        elif not bots_play.app.conf.task_always_eager:
+            # a person may still call: the bots look again when the grace is over (a process that
+            # runs tasks eagerly cannot wait; the sweeper wakes them there)
+            bots_play.apply_async((match_id, last_seq), countdown=run.wait + 0.05)
+    return run.made
 
 
 @shared_task(name="games.sweep", ignore_result=True)
 def sweep() -> int:
     """Periodic (Celery beat): wake bots left waiting longer than ``CARDLEAGUE_STALL_SECONDS``."""
     return len(services.stalled_bots_wake(stall_seconds=settings.CARDLEAGUE_STALL_SECONDS))
+
+
+@shared_task(name="games.clocks", ignore_result=True)
+def clocks() -> int:
+    """Periodic (Celery beat): record the timeouts that are due (twin: ``manage.py clocks_run``)."""
+    return services.clocks_run()

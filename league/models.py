@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from engine import registry
 from engine.bots import POLICY_NAMES
 from games.models import GAME_CHOICES, GAME_LABELS, Match
+from games.services.clocks import check_clock
 
 TIE_BREAKS = {
     "match_points": _("Match points"),
@@ -132,6 +133,12 @@ class League(models.Model):
     forfeit_rule = models.CharField(_("withdrawals and forfeits"), max_length=16, choices=ForfeitRule.choices,
                                     default=ForfeitRule.AWARD)
     rated = models.BooleanField(_("rated"), default=True, help_text=_("Its tournaments' matches count for ratings."))
+    clock = models.JSONField(_("clock"), null=True, blank=True,
+                             help_text=_('Empty: no clock. Live: {"move_seconds": 60}, optionally "bank_seconds" '
+                                         '(a time bank per match) and "join_seconds" (to take the seat); '
+                                         'correspondence: {"move_days": 2}.'))
+    timeout_rule = models.CharField(_("when a deadline passes"), max_length=16, choices=Match.TimeoutRule.choices,
+                                    default=Match.TimeoutRule.BOT)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -162,6 +169,10 @@ class League(models.Model):
             problem = options_problem(self.game, self.options, None)
             if problem:
                 errors["options"] = problem
+        try:
+            check_clock(self.clock)
+        except ValueError as exc:
+            errors["clock"] = str(exc)
         if errors:
             raise ValidationError(errors)
 

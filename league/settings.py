@@ -158,8 +158,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # worker (-B); production runs one beat process (docker/compose.yaml).
 CARDLEAGUE_SWEEP_EVERY = float(os.environ.get("CARDLEAGUE_SWEEP_EVERY", "15"))
 CARDLEAGUE_STALL_SECONDS = float(os.environ.get("CARDLEAGUE_STALL_SECONDS", "30"))
+# Clocks: how often due deadlines are looked for (games.clocks; twin: manage.py clocks_run).
+CARDLEAGUE_CLOCKS_EVERY = float(os.environ.get("CARDLEAGUE_CLOCKS_EVERY", "2"))
 CELERY_BEAT_SCHEDULE = {
     "games-sweep": {"task": "games.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
+    "games-clocks": {"task": "games.clocks", "schedule": CARDLEAGUE_CLOCKS_EVERY},
     "league-sweep": {"task": "league.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
@@ -168,6 +171,12 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CARDLEAGUE_SNAPSHOT_EVERY = int(os.environ.get("CARDLEAGUE_SNAPSHOT_EVERY", "200"))
 # Bots: moves one task plays before handing on to a fresh task.
 CARDLEAGUE_BOT_MOVES_PER_TASK = int(os.environ.get("CARDLEAGUE_BOT_MOVES_PER_TASK", "400"))
+# People at the table: no bot catches a person's missed LIVOL!/UNO! call (nor closes the window by
+# moving on) within this many seconds of the person's card; the bot that plays a seat after a
+# timeout or a resignation; timeouts in a row after which a seat is abandoned (it resigns).
+CARDLEAGUE_CALL_GRACE_SECONDS = float(os.environ.get("CARDLEAGUE_CALL_GRACE_SECONDS", "3"))
+CARDLEAGUE_STAND_IN_POLICY = os.environ.get("CARDLEAGUE_STAND_IN_POLICY", "greedy")
+CARDLEAGUE_ABANDON_AFTER = int(os.environ.get("CARDLEAGUE_ABANDON_AFTER", "3"))
 
 # Guessing and flooding. Logins: django-axes locks a username at an address out after 5 failures
 # for 15 minutes (429). The API: per-address and per-user request rates (django-ninja throttles);

@@ -15,6 +15,7 @@ api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api",
                throttle=[AnonRateThrottle(settings.CARDLEAGUE_RATES["api_anon"]),
                          AuthRateThrottle(settings.CARDLEAGUE_RATES["api_user"])])
 api.add_router("/matches", "games.api.router")
+api.add_router("/invitations", "games.api.invitations_router")
 api.add_router("/league", "league.api.router")
 
 

@@ -35,3 +35,21 @@ def choose(game: str, policy: str, view: dict, legal: list[dict],
     if policy not in table:
         raise KeyError(f"no {policy!r} bot for {game}")
     return table[policy](view, legal, rng, must_act)
+
+
+def bot_rng(match_id: int, position: int, seat: int) -> _random.Random:
+    """A bot's randomness at a position: keyed by (match, position, seat), nothing else, so a
+    repeated task decides the same and an auditor can derive the same move again."""
+    return _random.Random(f"{match_id}:{position}:{seat}")
+
+
+def bot_move(game: str, match_id: int, position: int, state, seat: int, policy: str) -> dict | None:
+    """The move ``policy`` makes for ``seat`` at ``position`` of match ``match_id``, from the seat's
+    own view and legal moves only; None when it lets optional moves go (a seat holding the turn
+    always moves)."""
+    from engine import registry
+
+    engine_game = registry.get(game)
+    view = engine_game.view(state, seat)
+    legal = engine_game.legal_moves(state, seat)
+    return choose(game, policy, view, legal, bot_rng(match_id, position, seat), must_act=view.get("turn") == seat)

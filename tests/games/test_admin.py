@@ -55,7 +55,11 @@ def finished(db):
 
 
 def _deck(match) -> list[str]:
-    return Event.objects.get(match=match, seq=2).payload["deck"]
+    return Event.objects.filter(match=match, type="round_dealt").order_by("seq").first().payload["deck"]
+
+
+# the events that carry the secrets: the engine's opening (the seed) and the deal (the deck)
+OPENING, DEAL = "match_started", "round_dealt"
 
 
 def _text(response) -> str:
@@ -69,8 +73,10 @@ def _shows_deck(text: str, deck: list[str], run: int = 6) -> bool:
     return any(",".join(deck[i:i + run]) in text for i in range(len(deck) - run + 1))
 
 
-def _event_page(client, match, seq) -> str:
-    event = Event.objects.get(match=match, seq=seq)
+def _event_page(client, match, which) -> str:
+    """The admin page of an event, given its position or (for the secrets' events) its type."""
+    event = Event.objects.filter(match=match, **({"type": which} if isinstance(which, str) else {"seq": which})
+                                 ).order_by("seq").first()
     return _text(client.get(f"/admin/games/event/{event.pk}/change/"))
 
 
@@ -80,7 +86,7 @@ def test_the_seed_and_the_deck_of_a_running_match_stay_out_of_the_event_pages(re
     client = request.getfixturevalue(who)
     deck = _deck(running)
     # when
-    first, second = _event_page(client, running, 1), _event_page(client, running, 2)
+    first, second = _event_page(client, running, OPENING), _event_page(client, running, DEAL)
     # then
     assert SEED not in first and SEED not in second
     assert not _shows_deck(first, deck) and not _shows_deck(second, deck)
@@ -139,13 +145,14 @@ def test_no_list_lookup_reaches_the_seed_the_deck_or_a_payload(superuser, runnin
         assert response.status_code == 400, url
 
 
-def test_an_aborted_match_keeps_its_seed(superuser, running):
+def test_an_aborted_match_reveals_its_seed_for_the_audit(superuser, running):
     # given
     match_abort(match_id=running.pk)
     # when
-    pages = _event_page(superuser, running, 1) + _text(superuser.get(f"/admin/games/match/{running.pk}/change/"))
-    # then
-    assert SEED not in pages and not _shows_deck(_event_page(superuser, running, 2), _deck(running))
+    pages = _event_page(superuser, running, OPENING) + _text(superuser.get(f"/admin/games/match/{running.pk}/change/"))
+    # then: an abort ends the match; the secret is revealed as its last event, as at a normal end
+    assert SEED in pages and _shows_deck(_event_page(superuser, running, DEAL), _deck(running))
+    assert Event.objects.filter(match=running).order_by("-seq").first().type == "seed_revealed"
 
 
 @pytest.mark.parametrize("who", ["viewer", "superuser"])
@@ -153,7 +160,7 @@ def test_after_the_end_the_seed_and_the_deck_are_shown(request, who, finished):
     # given
     client = request.getfixturevalue(who)
     # when
-    first, second = _event_page(client, finished, 1), _event_page(client, finished, 2)
+    first, second = _event_page(client, finished, OPENING), _event_page(client, finished, DEAL)
     match_page = _text(client.get(f"/admin/games/match/{finished.pk}/change/"))
     # then
     assert SEED in first and SEED in match_page
@@ -181,7 +188,7 @@ def test_snapshots_are_not_in_the_admin():
 
 def test_events_and_matches_cannot_be_added_changed_or_deleted_in_the_admin(superuser, running):
     # given
-    event = Event.objects.get(match=running, seq=1)
+    event = Event.objects.filter(match=running, type=OPENING).first()
     # when
     listing = superuser.get("/admin/games/event/").content.decode()
     matches = superuser.get("/admin/games/match/").content.decode()

@@ -139,5 +139,5 @@ def test_the_state_at_an_earlier_position_is_the_fold_up_to_it(people, settings)
     match = match_create(game="livol", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], seed="upto")
     bots_advance(match_id=match.pk, budget=40)
     match.refresh_from_db()
-    payloads = [e.payload for e in Event.objects.filter(match=match, seq__lte=17).order_by("seq")]
+    payloads = store.engine_payloads(Event.objects.filter(match=match, seq__lte=17).order_by("seq"))
     assert store.load_state(match, upto=17) == registry.get("livol").fold(payloads)

@@ -198,8 +198,8 @@ def test_two_match_finished_signals_arriving_together_close_the_round_exactly_on
             return result
         return wrapper
 
-    monkeypatch.setattr(services, "standings_apply", slow(real_fold))
-    monkeypatch.setattr(services, "round_pair", slow(real_pair))
+    monkeypatch.setattr("league.services.rounds.standings_apply", slow(real_fold))
+    monkeypatch.setattr("league.services.rounds.round_pair", slow(real_pair))
     barrier = threading.Barrier(2)
     errors = []
 
@@ -341,6 +341,11 @@ def test_a_person_plays_on_the_match_page_while_bots_move_on_their_turns(league,
     assert match.seats.filter(user=person).exists()
     client.force_login(person)
     assert client.get(f"/matches/{match.pk}/").status_code == 200
+    # the person takes the seat the tournament gave them (with their own randomness): it starts
+    assert match.status == Match.Status.WAITING
+    with django_capture_on_commit_callbacks(execute=True):
+        taken = client.post(f"/api/matches/{match.pk}/join", {"entropy": "ab" * 16}, content_type="application/json")
+    assert taken.status_code == 200, taken.content
     # and the person plays; after each move the bot answers on commit
     seat = match.seats.get(user=person).index
     game = registry.get("livol")

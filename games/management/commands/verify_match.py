@@ -27,6 +27,8 @@ class Command(BaseCommand):
             else:
                 bad += 1
                 self.stdout.write(f"match {match.pk}: BAD at event {report.first_bad_seq}: {'; '.join(report.problems)}")
+            for note in report.notes:
+                self.stdout.write(f"  note: {note}")
         for pk in missing:
             self.stdout.write(f"match {pk}: not found")
         if bad or missing:

@@ -1,0 +1,304 @@
+"""Verify a match record with nothing but the engine: ``python -m engine.verify RECORD.json``.
+
+A record (``schemas/match-record.schema.json``; ``manage.py match_export``, ``GET
+/api/matches/{id}/record``) holds the match's game, options, seats, the commitment, every event
+with its hash chain, and — once the match has ended — the revealed secret. The checks, in order:
+
+1. the hash chain: events numbered 1, 2, …; each ``prev_hash`` is the previous event's hash; each
+   hash covers the event's content (and its time, chain version 2);
+2. the secret: revealed once, as the last event, and SHA-256 of it is the commitment published
+   when the match opened;
+3. the seats' randomness (seed scheme 2): one contribution per seat before the deal; each value the
+   server gave is ``engine.core.server_contribution(secret, seat)`` (fixed by the commitment), so
+   the engine's seed, ``engine.core.match_seed(secret, contributions)``, is recomputed here;
+4. a replay: ``start`` from that seed and, for every recorded move, ``play`` — each must give
+   exactly the recorded events; a timeout must have happened after its deadline and be followed by
+   the move its rule makes (``resign``, or the stand-in bot's move, derived again from the recorded
+   position); the result must be the replay's (or the organiser's award).
+
+It exits 0 and prints "verified", or exits 1 and names the first bad event and why. The server's
+audit (``manage.py verify_match``, the audit page) runs the same function.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from engine import IllegalMove, registry
+from engine.bots import bot_move
+from engine.core import is_contribution, match_seed, server_contribution
+from engine.record import (ENTROPY_CONTRIBUTED, GENESIS_HASH, MATCH_ABORTED, MATCH_AWARDED, MATCH_OPENED,
+                           SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS, commitment, event_hash)
+
+RECORD_FORMAT = "cardleague-match-record"
+ENDED = ("finished", "aborted", "cancelled")
+
+
+@dataclass
+class Report:
+    match_id: int | None = None
+    ok: bool = True
+    checked_events: int = 0
+    first_bad_seq: int | None = None
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def fail(self, seq: int, problem: str) -> None:
+        """Record a problem at event ``seq`` (every problem names an event: the headline does)."""
+        self.ok = False
+        if self.first_bad_seq is None or seq < self.first_bad_seq:
+            self.first_bad_seq = seq
+        self.problems.append(problem)
+
+    @property
+    def headline(self) -> str:
+        if self.ok:
+            return f"verified ({self.checked_events} events)"
+        return f"BAD at event {self.first_bad_seq}: {self.problems[0]}"
+
+
+def verify_record(record: dict, *, secret: str | None = None) -> Report:
+    """Check a match record (see the module's docstring); ``secret``: the operator's own check of a
+    match still running (its secret is not in the record until the end)."""
+    report = Report(match_id=record.get("match"))
+    events = record.get("events") or []
+    report.checked_events = len(events)
+    _check_chain(record, events, report)
+    secret = _check_secret(record, events, report, secret)
+    if secret is not None and report.ok:
+        seed = _check_contributions(record, events, secret, report)
+        if seed is not None:
+            _check_replay(record, events, seed, report)
+    return report
+
+
+def _check_chain(record: dict, events: list[dict], report: Report) -> None:
+    prev = GENESIS_HASH
+    version = record.get("chain_version", 1)
+    for expected, e in enumerate(events, start=1):
+        if e.get("seq") != expected:
+            report.fail(expected, f"event {expected}: missing (the next recorded event is {e.get('seq')})")
+            return
+        payload = e.get("payload")
+        if not isinstance(payload, dict) or e.get("type") != payload.get("type"):
+            report.fail(expected, f"event {expected}: its type does not match its payload")
+            return
+        if e.get("prev_hash") != prev:
+            report.fail(expected, f"event {expected}: prev_hash does not match the previous event's hash")
+            return
+        h = event_hash(prev_hash=prev, match_id=record.get("match"), seq=expected, payload=payload,
+                       seat=e.get("seat"), move=e.get("move"), at=e.get("at"), chain_version=version)
+        if h != e.get("hash"):
+            report.fail(expected, f"event {expected}: content does not match its hash")
+            return
+        prev = e["hash"]
+    recorded = len(events)
+    last = record.get("last_seq")
+    if last is not None and last > recorded:
+        report.fail(recorded + 1, f"event {recorded + 1}: missing (the match reached event {last}, "
+                                  f"the last recorded is {recorded})")
+    elif record.get("last_hash") is not None and events and record["last_hash"] != prev:
+        report.fail(recorded, f"event {recorded}: the match's last position does not match its last event")
+
+
+def _check_secret(record: dict, events: list[dict], report: Report, secret: str | None) -> str | None:
+    promised = record.get("commitment")
+    opened = next((e for e in events if e["type"] == MATCH_OPENED), None)
+    if opened is not None and opened["payload"].get("commitment") != promised:
+        report.fail(opened["seq"], f"event {opened['seq']}: the commitment published at the opening is not "
+                                   "the record's")
+        return None
+    reveals = [e for e in events if e["type"] == SEED_REVEALED]
+    status = record.get("status")
+    if status in ENDED:
+        if not reveals and status == "aborted" and not any(e["type"] == MATCH_ABORTED for e in events):
+            report.notes.append("aborted before aborting revealed the secret: only the hash chain is checked")
+            return None
+        if len(reveals) != 1 or reveals[0] is not events[-1]:
+            last = events[-1]["seq"] if events else 1
+            report.fail(last, f"event {last}: an ended match must end with one seed reveal")
+            return None
+        secret, where = reveals[0]["payload"].get("seed"), reveals[0]["seq"]
+    else:
+        if reveals:
+            report.fail(reveals[0]["seq"], f"event {reveals[0]['seq']}: the secret was revealed before the end")
+            return None
+        if secret is None:
+            report.notes.append("the secret is revealed when the match ends: until then only the hash chain is "
+                                "checked")
+            return None
+        where = 1
+    if not isinstance(secret, str) or commitment(secret) != promised:
+        report.fail(where, f"event {where}: the secret does not match the commitment published when the match "
+                           f"opened ({str(promised)[:12]}…)")
+        return None
+    return secret
+
+
+def _check_contributions(record: dict, events: list[dict], secret: str, report: Report) -> str | None:
+    """The seats' random values, and from them the engine's seed (None: a problem was reported)."""
+    scheme = record.get("seed_scheme", 1)
+    if scheme < 2:
+        return secret
+    seats = len(record.get("seats") or [])
+    first_engine = next((e["seq"] for e in events if e["type"] not in STORE_EVENTS), None)
+    found: dict[int, str] = {}
+    for e in events:
+        if e["type"] != ENTROPY_CONTRIBUTED:
+            continue
+        p, seq = e["payload"], e["seq"]
+        seat, value = p.get("seat"), p.get("value")
+        if first_engine is not None and seq > first_engine:
+            report.fail(seq, f"event {seq}: a contribution after the deal")
+            return None
+        if type(seat) is not int or not 0 <= seat < seats or seat in found or not is_contribution(value):
+            report.fail(seq, f"event {seq}: not one valid contribution per seat")
+            return None
+        if p.get("by") == "server" and value != server_contribution(secret, seat):
+            report.fail(seq, f"event {seq}: the server's value for seat {seat} is not the one its secret fixes")
+            return None
+        found[seat] = value
+    if first_engine is not None and len(found) != seats:
+        report.fail(first_engine, f"event {first_engine}: the deal came before every seat contributed")
+        return None
+    listed = record.get("contributions")
+    if listed is not None and [c.get("value") for c in sorted(listed, key=lambda c: c.get("seat", -1))] != \
+            [found[s] for s in sorted(found)]:
+        report.fail(1, "event 1: the record's list of contributions is not the recorded one")
+        return None
+    return match_seed(secret, [found[s] for s in sorted(found)])
+
+
+def _batches(events: list[dict]) -> list[list[dict]]:
+    """The engine's events grouped by the move that caused them (the first group: the deal)."""
+    batches: list[list[dict]] = []
+    for e in events:
+        if e["type"] in STORE_EVENTS:
+            continue
+        if e.get("move") is not None or not batches:
+            batches.append([])
+        batches[-1].append(e)
+    return batches
+
+
+def _check_replay(record: dict, events: list[dict], seed: str, report: Report) -> None:
+    """Re-derive every engine event: ``start`` from the seed, then ``play`` for each recorded move;
+    check each timeout's follow-up move and the result."""
+    game = registry.get(record["game"])
+    batches = _batches(events)
+    if not batches:
+        return
+    try:
+        expected = game.start(len(record["seats"]), seed, options=record.get("options") or None,
+                              deck=record.get("stacked_deck"))
+    except ValueError as exc:
+        report.fail(batches[0][0]["seq"], f"event {batches[0][0]['seq']}: the match cannot be started: {exc}")
+        return
+    timeouts = {}  # seq of the batch's first event -> the seat_timed_out before it
+    pending = None
+    for e in events:
+        if e["type"] == SEAT_TIMED_OUT:
+            pending = e
+        elif e["type"] not in STORE_EVENTS and e.get("move") is not None and pending is not None:
+            timeouts[e["seq"]] = pending
+            pending = None
+    state = None
+    for i, batch in enumerate(batches):
+        first = batch[0]
+        if i > 0:
+            timeout = timeouts.get(first["seq"])
+            if timeout is not None and not _timeout_holds(record, game, state, timeout, first, report):
+                return
+            try:
+                expected = game.play(state, first.get("seat"), first["move"])
+            except IllegalMove as exc:
+                report.fail(first["seq"], f"event {first['seq']}: the recorded move is illegal ({exc.code})")
+                return
+        for j, e in enumerate(batch):
+            if j >= len(expected) or expected[j] != e["payload"]:
+                report.fail(e["seq"], f"event {e['seq']}: differs from what the engine derives")
+                return
+        if len(expected) > len(batch):
+            report.fail(batch[-1]["seq"], f"event {batch[-1]['seq']}: the engine derives more events after it")
+            return
+        for payload in expected:
+            state = game.apply(state, payload)
+    if pending is not None and record.get("status") == "running":
+        pass  # a timeout whose move is being recorded cannot be seen mid-way: the store records both at once
+    elif pending is not None:
+        report.fail(pending["seq"], f"event {pending['seq']}: a timeout without the move its rule makes")
+        return
+    _check_result(record, events, game, state, report)
+
+
+def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report: Report) -> bool:
+    p, seq = timeout["payload"], timeout["seq"]
+    if first.get("seat") != p.get("seat"):
+        report.fail(first["seq"], f"event {first['seq']}: the move after seat {p.get('seat')}'s timeout is "
+                                  "another seat's")
+        return False
+    at, deadline = timeout.get("at"), p.get("deadline")
+    if at is not None and deadline is not None and _time(at) < _time(deadline):
+        report.fail(seq, f"event {seq}: recorded before its deadline ({deadline})")
+        return False
+    if p.get("then") == "resign":
+        wanted = {"type": "resign"}
+    else:
+        wanted = bot_move(record["game"], record["match"], p.get("position"), state, p.get("seat"), p.get("policy"))
+    if first.get("move") != wanted:
+        report.fail(first["seq"], f"event {first['seq']}: not the move the timeout's rule makes "
+                                  f"({p.get('then')})")
+        return False
+    return True
+
+
+def _check_result(record: dict, events: list[dict], game, state, report: Report) -> None:
+    if record.get("status") != "finished":
+        return
+    awarded = next((e for e in events if e["type"] == MATCH_AWARDED), None)
+    result = record.get("result") or {}
+    last = events[-1]["seq"]
+    if awarded is not None:
+        if result.get("ranking") != awarded["payload"].get("ranking") or not result.get("awarded"):
+            report.fail(awarded["seq"], f"event {awarded['seq']}: the result is not the one awarded")
+        return
+    if game.outcome(state) != result:
+        report.fail(last, f"event {last}: the recorded result differs from the replay")
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print("usage: python -m engine.verify RECORD.json", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[0], encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, ValueError) as exc:
+        print(f"cannot read {argv[0]}: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        print(f"BAD: {argv[0]} is not a cardleague match record", file=sys.stderr)
+        return 1
+    try:
+        registry.get(record.get("game"))
+    except KeyError:
+        print(f"BAD: unknown game {record.get('game')!r}", file=sys.stderr)
+        return 1
+    report = verify_record(record)
+    for note in report.notes:
+        print(f"note: {note}")
+    print(report.headline)
+    for problem in report.problems[1:]:
+        print(f"  also: {problem}")
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""The bots: their choices, their runs, and waking bots left waiting.
+
+A bot sees only its own seat's view and legal moves; its randomness is keyed by (match, position,
+seat), so a repeated task decides the same. Bots are fast, people are not: while a person may still
+call (LIVOL!/UNO!) before being caught, no bot moves until ``CARDLEAGUE_CALL_GRACE_SECONDS`` have
+passed since the person's card landed — the rules stay as written, the grace only delays the bots.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import NamedTuple
+
+from django.conf import settings
+from django.utils import timezone
+
+from engine import registry
+from engine.bots import bot_move
+from games import store
+from games.errors import MatchNotRunning, StaleSequence
+from games.models import Match, Seat
+
+
+class BotRun(NamedTuple):
+    made: int       # moves the bots made
+    more: bool      # a bot is still to act (the budget ran out, or it waits for a person's grace)
+    wait: float     # seconds until a bot may act (a person's grace), 0 if none
+
+
+def bot_choice(match: Match, state, seats: list[Seat] | None = None) -> tuple[int, dict] | None:
+    """The next bot move: the first seat in ``to_act`` played by a bot (its own, or a stand-in for
+    a person who left) whose policy moves. A bot holding the turn must move; a bot offered only
+    optional moves (a LIVOL catch or call) may let them go."""
+    seats = seats if seats is not None else list(match.seats.all())
+    policy = {s.index: s.policy for s in seats if s.policy}
+    for seat in registry.get(match.game).view(state, None)["to_act"]:
+        if seat in policy:
+            move = bot_move(match.game, match.pk, match.last_seq, state, seat, policy[seat])
+            if move is not None:
+                return seat, move
+    return None
+
+
+def call_grace_left(match: Match, state, seats: list[Seat]) -> float:
+    """Seconds the bots must still wait because a person may yet call: some bot could catch a
+    person's seat now, and the person's card landed less than the grace ago."""
+    grace = settings.CARDLEAGUE_CALL_GRACE_SECONDS
+    if grace <= 0:
+        return 0.0
+    engine_game = registry.get(match.game)
+    people = {s.index for s in seats if not s.policy}
+    bots = {s.index for s in seats if s.policy}
+    for seat in engine_game.view(state, None)["to_act"]:
+        if seat in bots and any(m.get("type") == "catch" and m.get("target") in people
+                                for m in engine_game.legal_moves(state, seat)):
+            left = grace - (timezone.now() - match.moved_at).total_seconds()
+            return max(0.0, left)
+    return 0.0
+
+
+def bots_advance(*, match_id: int, seq: int | None = None, budget: int = 400) -> BotRun:
+    """Play bot moves while a bot is to act, each in its own transaction.
+
+    ``seq``: the position the caller saw; if the match has moved on, whoever moved it scheduled
+    its own run, so nothing is done (idempotent tasks)."""
+    from games.services.moves import move_submit
+
+    made = 0
+    while made < budget:
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None or not match.is_running:
+            return BotRun(made, False, 0.0)
+        if made == 0 and seq is not None and match.last_seq != seq:
+            return BotRun(0, False, 0.0)
+        seats = list(match.seats.all())
+        state = store.load_state(match)
+        wait = call_grace_left(match, state, seats)
+        if wait > 0:
+            return BotRun(made, True, wait)
+        choice = bot_choice(match, state, seats)
+        if choice is None:
+            return BotRun(made, False, 0.0)
+        seat, move = choice
+        try:
+            move_submit(match_id=match_id, seat=seat, move=move, expected_seq=match.last_seq, wake_bots=False,
+                        by_bot=True)
+        except (StaleSequence, MatchNotRunning):
+            return BotRun(made, False, 0.0)  # someone else moved; their commit woke the bots again
+        made += 1
+    return BotRun(made, True, 0.0)
+
+
+def stalled_bots_wake(*, stall_seconds: float) -> list[int]:
+    """Wake the bots of running matches where a bot is to act and nothing has been recorded for
+    ``stall_seconds`` (their task was lost: a worker killed, a broker restarted; or they waited for
+    a person's grace in a process that runs tasks eagerly). Idempotent: the task is for the match's
+    current position, and a task for a position already left does nothing. Returns the matches woken."""
+    from games.tasks import bots_play
+
+    cutoff = timezone.now() - timedelta(seconds=stall_seconds)
+    stalled = list(Match.objects.filter(status=Match.Status.RUNNING, bots_to_act=True, moved_at__lt=cutoff)
+                   .values_list("pk", "last_seq")[:500])
+    for match_id, seq in stalled:
+        bots_play.delay(match_id, seq)
+    return [match_id for match_id, _ in stalled]

@@ -1,0 +1,249 @@
+"""Opening a match, seats joining it with their randomness, its start, and the organiser's abort and award.
+
+A match opens with the server's commitment (``match_opened``: SHA-256 of its secret). Every seat
+then joins with a random value of its own (``entropy_contributed``): a person's browser or API
+client draws it; a bot's seat, and a person's seat the server fills in (no value sent, or the seat
+timed out), gets ``engine.core.server_contribution(secret, seat)``, fixed by the commitment. When
+every seat has joined, the engine's ``start`` runs with ``engine.core.match_seed(secret,
+contributions)``. Invited people accept (joining) or decline (the match is cancelled); people a
+tournament seated take their seat by opening the match.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from engine import registry
+from engine.bots import POLICY_NAMES
+from engine.core import is_contribution, match_seed, server_contribution
+from games import store
+from games.errors import (InvitationClosed, MalformedRequest, MatchNotRunning, SeatedTwice, SeatForbidden)
+from games.models import (ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED, MATCH_OPENED, SEED_REVEALED, Event,
+                          Match, Seat)
+
+# Sent on commit when a match has ended (finished, awarded or aborted); ``match_id`` is its id.
+match_finished = Signal()
+# Sent on commit when a person's turn begins under a clock; ``match_id``, ``seat``, ``deadline``.
+turn_waiting = Signal()
+# Sent on commit when people are invited to a match; ``match_id``, ``seats`` (the invited indexes).
+seats_invited = Signal()
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who holds a seat: a user, or a bot policy (``"random"``, ``"greedy"``, …).
+
+    A person is at the table from the start (``entropy``: the random value their browser or
+    client drew; without one the server contributes for them), or ``invite``: asked to accept or
+    decline, or ``seated``: put there by a tournament, taking the seat by opening the match."""
+    user: object | None = None
+    bot: str = ""
+    name: str = ""
+    invite: bool = False
+    seated: bool = False
+    entropy: str | None = None
+
+    def __post_init__(self):
+        if (self.user is None) == (not self.bot):
+            raise ValueError("a seat is held by exactly one of a user or a bot")
+        if self.bot and self.bot not in POLICY_NAMES:
+            raise ValueError(f"unknown bot policy {self.bot!r}")
+        if self.bot and (self.invite or self.seated or self.entropy):
+            raise ValueError("a bot is at the table from the start")
+        if self.invite and self.seated:
+            raise ValueError("a seat is either an invitation or a tournament's seat")
+        if self.entropy is not None and not is_contribution(self.entropy):
+            raise ValueError("a seat's random value is 16 to 128 hex digits")
+
+    @property
+    def status(self) -> str:
+        if self.invite:
+            return Seat.Status.INVITED
+        if self.seated:
+            return Seat.Status.SEATED
+        return Seat.Status.JOINED
+
+
+@transaction.atomic
+def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = None, seed: str | None = None,
+                 deck: list[str] | None = None, created_by=None, clock: dict | None = None,
+                 timeout_rule: str = Match.TimeoutRule.BOT, wake_bots: bool = True) -> Match:
+    """Open a match: its seats, the commitment, the contributions of the seats at the table, and —
+    when nobody is still to accept or take a seat — the engine's opening events.
+
+    ``seed`` fixes the engine's seed (tests, benchmarks; no contributions are then asked for);
+    without it the server draws a secret and the seats' randomness goes into every shuffle.
+    Raises ``ValueError`` for an unknown game, bad options, a bad seat count, a deck that is not a
+    permutation of the game's cards or a bad clock; ``SeatedTwice`` for a person in two seats.
+    ``wake_bots=False`` leaves the bots for the caller to run (a benchmark, a tournament task).
+    """
+    from games.services.clocks import check_clock
+
+    engine_game = registry.get(game)
+    people = [s.user.pk for s in seats if s.user is not None]
+    if len(set(people)) != len(people):
+        raise SeatedTwice()
+    engine_game.start(len(seats), "options-check", options=options, deck=deck)  # ValueError before writing
+    check_clock(clock)
+    if timeout_rule not in Match.TimeoutRule.values:
+        raise ValueError(f"unknown timeout rule {timeout_rule!r}")
+    secret = seed or secrets.token_hex(32)
+    scheme = 1 if seed else 2
+    match = Match.objects.create(game=game, options=dict(options or {}), status=Match.Status.WAITING, seed=secret,
+                                 seed_commitment=store.seed_commitment(secret), seed_scheme=scheme,
+                                 stacked_deck=deck, created_by=created_by, clock=clock or None,
+                                 timeout_rule=timeout_rule)
+    Seat.objects.bulk_create([Seat(match=match, index=i, user=s.user, bot=s.bot, name=s.name, status=s.status)
+                              for i, s in enumerate(seats)])
+    store.append_events(match, [{"type": MATCH_OPENED, "seats": len(seats), "commitment": match.seed_commitment,
+                                 "seed_scheme": scheme}], seat=None, move=None)
+    for index, spec in enumerate(seats):
+        if spec.status == Seat.Status.JOINED:
+            _contribute(match, index, spec.entropy)
+    _start_or_wait(match, wake_bots=wake_bots)
+    invited = [i for i, s in enumerate(seats) if s.invite]
+    if invited:
+        match_id = match.pk
+        transaction.on_commit(lambda: seats_invited.send(sender=Match, match_id=match_id, seats=invited))
+    return match
+
+
+def _contribute(match: Match, index: int, value: str | None) -> None:
+    """Record a seat's random value (the server's own for it when none is given)."""
+    if match.seed_scheme < 2:
+        return
+    by = "player" if value else "server"
+    value = value or server_contribution(match.seed, index)
+    store.append_events(match, [{"type": ENTROPY_CONTRIBUTED, "seat": index, "value": value, "by": by}],
+                        seat=index, move=None)
+
+
+def contributions(match: Match) -> list[str]:
+    """Every seat's contribution, in seat order (from the recorded events)."""
+    found = {e["seat"]: e["value"] for e in Event.objects.filter(match=match, type=ENTROPY_CONTRIBUTED)
+             .values_list("payload", flat=True)}
+    return [found[i] for i in sorted(found)]
+
+
+def engine_seed(match: Match) -> str:
+    """The seed the engine gets: the secret itself (scheme 1), or ``match_seed(secret, contributions)``."""
+    return match.seed if match.seed_scheme < 2 else match_seed(match.seed, contributions(match))
+
+
+def _start_or_wait(match: Match, *, wake_bots: bool) -> None:
+    """Start the engine once every seat has joined; until then give seated people their deadline."""
+    from games.services.clocks import join_deadlines
+    from games.services.moves import after_change, settle
+
+    seats = list(match.seats.all())
+    if any(s.status != Seat.Status.JOINED for s in seats):
+        join_deadlines(match, seats)
+        match.save(update_fields=["last_seq", "last_hash", "moved_at"])
+        return
+    engine_game = registry.get(match.game)
+    payloads = engine_game.start(len(seats), engine_seed(match), options=match.options or None,
+                                 deck=match.stacked_deck)
+    store.append_events(match, payloads, seat=None, move=None)
+    match.status = Match.Status.RUNNING
+    state = engine_game.fold(payloads)
+    settle(match, seats, state, mover=None)
+    match.save(update_fields=["status", "last_seq", "last_hash", "moved_at", "bots_to_act"])
+    store.remember(match, state)
+    after_change(match, wake_bots=wake_bots)
+
+
+@transaction.atomic
+def seat_join(*, match_id: int, user, entropy: str | None = None, wake_bots: bool = True) -> Match:
+    """A person takes their seat (accepting an invitation, or opening a tournament's match) with
+    the random value their browser or client drew; the match starts when it was the last seat.
+    Joining again changes nothing."""
+    if entropy is not None and not is_contribution(entropy):
+        raise MalformedRequest(_("A seat's random value is 16 to 128 hex digits."))
+    match = Match.objects.select_for_update().get(pk=match_id)
+    seat = match.seats.filter(user=user).first() if getattr(user, "is_authenticated", False) else None
+    if seat is None:
+        raise SeatForbidden()
+    if seat.status == Seat.Status.JOINED:
+        return match
+    if seat.status == Seat.Status.DECLINED or not match.is_waiting:
+        raise InvitationClosed()
+    seat.status, seat.deadline = Seat.Status.JOINED, None
+    seat.save(update_fields=["status", "deadline"])
+    _contribute(match, seat.index, entropy)
+    _start_or_wait(match, wake_bots=wake_bots)
+    return match
+
+
+@transaction.atomic
+def seat_decline(*, match_id: int, user) -> Match:
+    """An invited person declines: the match never starts (cancelled), and says why."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    seat = match.seats.filter(user=user).first() if getattr(user, "is_authenticated", False) else None
+    if seat is None:
+        raise SeatForbidden()
+    if seat.status != Seat.Status.INVITED or not match.is_waiting:
+        raise InvitationClosed()
+    seat.status = Seat.Status.DECLINED
+    seat.save(update_fields=["status"])
+    _end(match, Match.Status.CANCELLED, {"type": MATCH_ABORTED, "reason": "declined", "seat": seat.index})
+    return match
+
+
+@transaction.atomic
+def match_abort(*, match_id: int, by=None, reason: str = "") -> Match:
+    """Stop a waiting or running match (an organiser's decision): recorded as an event, and the
+    secret is revealed so the match stays auditable. A match that has ended is left as it is."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.is_waiting or match.is_running:
+        _end(match, Match.Status.ABORTED, {"type": MATCH_ABORTED, "reason": reason[:200] or "organiser",
+                                           "by": by.get_username() if by is not None else None})
+    return match
+
+
+@transaction.atomic
+def match_award(*, match_id: int, ranking: list[list[int]], by=None, reason: str = "") -> Match:
+    """The organiser decides a waiting or running match's result: ``ranking`` places every seat
+    once, best first (tied seats share a place). Recorded as an event; the result is flagged."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if not (match.is_waiting or match.is_running):
+        raise MatchNotRunning()
+    n = match.seats.count()
+    flat = [s for place in ranking if isinstance(place, list) for s in place]
+    if (not isinstance(ranking, list) or not all(isinstance(p, list) and p for p in ranking)
+            or sorted(flat) != list(range(n)) or any(type(s) is not int for s in flat)):
+        raise MalformedRequest(_("A ranking places every seat once, best first."))
+    scores = None
+    if match.is_running:
+        view = registry.get(match.game).view(store.load_state(match), None)
+        scores = view.get("scores") or view.get("lives")
+    result = {"ranking": ranking, "scores": list(scores) if scores else [0] * n, "awarded": True}
+    _end(match, Match.Status.FINISHED, {"type": MATCH_AWARDED, "ranking": ranking, "reason": reason[:200],
+                                        "by": by.get_username() if by is not None else None}, result=result)
+    return match
+
+
+def _end(match: Match, status: str, event: dict, result: dict | None = None) -> None:
+    """Record the organiser's (or a declining person's) ending and the secret; nothing more
+    will be recorded. The caller holds the match row lock."""
+    store.append_events(match, [event], seat=event.get("seat"), move=None)
+    store.append_events(match, [{"type": SEED_REVEALED, "seed": match.seed}], seat=None, move=None)
+    match.status, match.finished_at, match.bots_to_act = status, timezone.now(), False
+    fields = ["status", "finished_at", "bots_to_act", "last_seq", "last_hash", "moved_at"]
+    if result is not None:
+        match.result = result
+        fields.append("result")
+    match.save(update_fields=fields)
+    match.seats.update(deadline=None)
+    if status != Match.Status.CANCELLED:
+        match_id = match.pk
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
+
+
+def match_replay(*, match: Match, upto: int | None = None):
+    """The engine state after ``upto`` events (default: all)."""
+    return store.load_state(match, upto=upto)

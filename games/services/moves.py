@@ -1,0 +1,117 @@
+"""A move: lock the match row, check ``expected_seq``, load the state, let the engine validate and
+decide (``engine.play``), append the events with chained hashes, and settle what follows — a bot
+takes a resigned person's seat, the clocks move on, the end reveals the secret — then, on commit,
+wake the bots and announce what changed.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine import registry
+from games import store
+from games.errors import MatchNotRunning, MatchWaiting, StaleSequence
+from games.models import BOT_TOOK_SEAT, SEED_REVEALED, Event, Match, Seat
+
+
+@transaction.atomic
+def move_submit(*, match_id: int, seat: int, move: dict, expected_seq: int | None = None,
+                wake_bots: bool = True, by_bot: bool = False) -> list[Event]:
+    """Validate and record one move of ``seat``; returns the new events.
+
+    ``expected_seq`` is the position the mover saw; if the match has moved on, ``StaleSequence``
+    (409) and nothing is written. ``engine.IllegalMove`` propagates with its code and rule, and
+    nothing is written. ``by_bot``: a bot made the move (its own seat, a stand-in's, or a timeout's).
+    """
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.is_waiting:
+        raise MatchWaiting()
+    if not match.is_running:
+        raise MatchNotRunning()
+    if expected_seq is not None and expected_seq != match.last_seq:
+        raise StaleSequence(expected_seq=expected_seq, last_seq=match.last_seq)
+    state = store.load_state(match)
+    payloads = registry.get(match.game).play(state, seat, move)  # raises IllegalMove
+    return record_move(match, state, seat, move, payloads, by_bot=by_bot, wake_bots=wake_bots)
+
+
+def match_resign(*, match_id: int, seat: int, expected_seq: int | None = None) -> list[Event]:
+    """A seat resigns (ENGINE.md "Resigning"): it ranks last; if the match goes on, a bot plays
+    the seat for the others from then on."""
+    return move_submit(match_id=match_id, seat=seat, move={"type": "resign"}, expected_seq=expected_seq)
+
+
+def record_move(match: Match, state, seat: int, move: dict, payloads: list[dict], *, by_bot: bool,
+                wake_bots: bool, lead: tuple[dict, ...] = ()) -> list[Event]:
+    """Append a validated move's events (after ``lead``, store events such as ``seat_timed_out``)
+    and settle what follows. The caller holds the match row lock."""
+    engine_game = registry.get(match.game)
+    before = match.last_seq
+    rows = []
+    for event in lead:
+        rows += store.append_events(match, [event], seat=event.get("seat"), move=None)
+    for payload in payloads:
+        state = engine_game.apply(state, payload)
+    rows += store.append_events(match, payloads, seat=seat, move=move)
+    seats = list(match.seats.all())
+    if not by_bot:
+        _clear_timeouts(seats, seat)
+    rows += settle(match, seats, state, mover=seat)
+    fields = ["status", "result", "finished_at", "last_seq", "last_hash", "moved_at", "bots_to_act"]
+    match.save(update_fields=fields)
+    store.remember(match, state)
+    store.maybe_snapshot(match, state, before)
+    after_change(match, wake_bots=wake_bots)
+    return rows
+
+
+def settle(match: Match, seats: list[Seat], state, *, mover: int | None) -> list[Event]:
+    """What follows a batch of engine events: the end (the result and the secret), a bot for a
+    person who resigned while the match goes on, the seats' deadlines, and whether a bot is to act.
+    Saves the seats it changes; the caller saves the match."""
+    engine_game = registry.get(match.game)
+    rows = []
+    outcome = engine_game.outcome(state)
+    if outcome is not None:
+        rows += store.append_events(match, [{"type": SEED_REVEALED, "seed": match.seed}], seat=None, move=None)
+        match.status, match.result, match.finished_at = Match.Status.FINISHED, outcome, timezone.now()
+        match.bots_to_act = False
+        Seat.objects.filter(match=match).update(deadline=None, turn_started_at=None)
+        return rows
+    view = engine_game.view(state, None)
+    for seat in seats:
+        if seat.index in view.get("resigned", ()) and not seat.policy:
+            seat.stand_in = settings.CARDLEAGUE_STAND_IN_POLICY
+            seat.deadline = seat.turn_started_at = None
+            seat.save(update_fields=["stand_in", "deadline", "turn_started_at"])
+            rows += store.append_events(match, [{"type": BOT_TOOK_SEAT, "seat": seat.index, "policy": seat.stand_in}],
+                                        seat=seat.index, move=None)
+    from games.services.clocks import move_deadlines
+
+    move_deadlines(match, seats, view, mover=mover)
+    actors = set(view["to_act"])
+    match.bots_to_act = any(s.policy and s.index in actors for s in seats)
+    return rows
+
+
+def _clear_timeouts(seats: list[Seat], index: int) -> None:
+    """A person who moves is at the table: their run of timeouts ends."""
+    for seat in seats:
+        if seat.index == index and seat.timeouts_in_a_row:
+            seat.timeouts_in_a_row = 0
+            seat.save(update_fields=["timeouts_in_a_row"])
+
+
+def after_change(match: Match, *, wake_bots: bool = True) -> None:
+    """On commit: announce a match that ended, or wake the bots if one may act."""
+    from games.services.matches import match_finished
+
+    match_id, seq = match.pk, match.last_seq
+    if match.status == Match.Status.FINISHED:
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
+        return
+    if wake_bots and match.bots_to_act:
+        from games.tasks import bots_play
+
+        transaction.on_commit(lambda: bots_play.delay(match_id, seq))

@@ -1,0 +1,45 @@
+"""League services: the only writers of clubs, tournaments, rounds, tables and projections, by concern:
+
+- ``clubs``: clubs, players, leagues, seasons; ``tournaments``: tournaments and entrants;
+- ``rounds``: pairing, starting, running and recording tables, closing rounds; ``scoring``: points
+  from a table's outcome (pure); ``projections``: standings and ratings; ``running``: the sweepers
+  and ``tournament_run``; ``inline``: running in this process; ``errors``.
+
+The life of a round:
+1. ``round_pair`` (tournament row locked) builds the next round's tables with
+   ``league.pairing`` from what the closed rounds recorded.
+2. ``round_start`` creates each table's match (``table_match_create``: once,
+   under the table's row lock) and enqueues one ``league.table_play`` task per
+   match on commit.
+3. ``table_run`` (the task's body) lets the bots play (``games.services.bots_advance``)
+   until no bot is to act; a person's moves come through the match page.
+4. When a match ends, ``games`` sends ``match_finished`` on commit and the
+   receiver calls ``match_result_record`` → ``table_record``: fold the table
+   into the standings and the ratings (each remembered in ``Folded``), then
+   ``round_close``: with the round row locked, if every table is folded, close
+   it and pair the next round — exactly once, whoever gets there first.
+"""
+from league.services.errors import (LeagueError, InvalidTournament, NotTakingEntries, AlreadyEntered,
+                                    RoundNotClosed, TournamentFinished,
+                                    NotEnoughPlayers, AlreadyWithdrawn,
+                                    WaitingForPeople)
+from league.services.inline import (inline_execution)
+from league.services.clubs import (club_create, league_create, season_create, player_for_user, player_bot_create,
+                                   bots_ensure)
+from league.services.tournaments import (tournament_create, entrant_add, entrant_remove, bots_add, entrant_withdraw)
+from league.services.scoring import (CENT, Rules, SeatScore, SeatIn, table_scores)
+from league.services.rounds import (planned_rounds, round_pair, _pair_swiss, round_start, table_match_create,
+                                    table_run, match_result_record,
+                                    table_record, round_close)
+from league.services.projections import (standings_apply, rating_apply, projections_rebuild)
+from league.services.running import (tournament_sweep, tournaments_sweep, tournament_run)
+
+__all__ = [
+    "LeagueError", "InvalidTournament", "NotTakingEntries", "AlreadyEntered", "RoundNotClosed",
+    "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople", "inline_execution",
+    "club_create", "league_create", "season_create", "player_for_user", "player_bot_create", "bots_ensure",
+    "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "CENT", "Rules",
+    "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "_pair_swiss", "round_start",
+    "table_match_create", "table_run", "match_result_record", "table_record", "round_close", "standings_apply",
+    "rating_apply", "projections_rebuild", "tournament_sweep", "tournaments_sweep", "tournament_run",
+]

@@ -1,0 +1,57 @@
+"""Errors of the league's services, each with a stable code (one ``DomainError`` base with the games')."""
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import DomainError
+
+
+class LeagueError(DomainError):
+    """A refused league operation, with a stable code."""
+    code = "league_error"
+
+
+class InvalidTournament(LeagueError):
+    code = "invalid_tournament"
+
+
+class NotTakingEntries(LeagueError):
+    code = "not_taking_entries"
+    status = 409
+    message = _("The tournament has started: entries are closed.")
+
+
+class AlreadyEntered(LeagueError):
+    code = "already_entered"
+    status = 409
+    message = _("That player has already entered.")
+
+
+class RoundNotClosed(LeagueError):
+    code = "round_not_closed"
+    status = 409
+    message = _("The current round has not finished yet.")
+
+
+class TournamentFinished(LeagueError):
+    code = "tournament_finished"
+    status = 409
+    message = _("The tournament has finished.")
+
+
+class NotEnoughPlayers(LeagueError):
+    code = "not_enough_players"
+    status = 409
+    message = _("Not enough players to pair a round.")
+
+
+class AlreadyWithdrawn(LeagueError):
+    code = "already_withdrawn"
+    status = 409
+    message = _("That entrant has already withdrawn.")
+
+
+class WaitingForPeople(LeagueError):
+    code = "waiting_for_people"
+    status = 409
+    message = _("The round is waiting for people to play their matches.")

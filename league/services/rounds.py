@@ -1,0 +1,335 @@
+"""Rounds: pairing the next (``league.pairing``), starting its matches, running and recording tables, closing it."""
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from engine.bots import policies_for
+from games.models import Match
+from games.services import SeatSpec, bots_advance, match_create
+from league import pairing, selectors
+from league.models import (Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
+from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
+from league.services.inline import _enqueue_tables, _inline
+from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
+
+
+def planned_rounds(tournament: Tournament, field: int) -> int:
+    seats = tournament.seats_per_table
+    min_seats = _min_seats(tournament)
+    if tournament.is_round_robin:
+        return len(pairing.round_robin(field, seats, min_seats, double=_double(tournament)))
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        return pairing.knockout_rounds(field, seats)
+    return tournament.rounds or max(1, math.ceil(math.log2(max(field, 2))))
+
+
+def _double(tournament: Tournament) -> bool:
+    return tournament.format in (Tournament.Format.DOUBLE_ROUND_ROBIN, Tournament.Format.LEAGUE)
+
+
+
+def _withdrawn(tournament: Tournament) -> dict[int, int]:
+    """entrant id → round number in which it withdrew."""
+    return dict(Withdrawal.objects.filter(entrant__tournament=tournament).values_list("entrant_id", "round_number"))
+
+
+@transaction.atomic
+def round_pair(*, tournament_id: int) -> Round | None:
+    """Pair the next round from what the closed rounds recorded (None: the tournament is over).
+
+    The tournament row is locked; the unique (tournament, number) constraint
+    backs up "exactly once".
+    """
+    tournament = (Tournament.objects.select_for_update(of=("self",)).select_related("league", "season")
+                  .get(pk=tournament_id))
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentFinished()
+    last = tournament.round_set.order_by("-number").first()
+    if last is not None and last.status != Round.Status.CLOSED:
+        raise RoundNotClosed(number=last.number)
+    number = (last.number if last else 0) + 1
+    withdrawn = _withdrawn(tournament)
+    entrants = list(tournament.entrants.select_related("player").order_by("seed", "pk"))
+    if number == 1:
+        entrants = _seed(tournament, entrants, withdrawn)
+        field = [e for e in entrants if e.pk not in withdrawn]
+        if len(field) < _min_seats(tournament):
+            raise NotEnoughPlayers()
+        tournament.rounds = planned_rounds(tournament, len(field))
+        tournament.status, tournament.started_at = Tournament.Status.RUNNING, timezone.now()
+        tournament.save(update_fields=["rounds", "status", "started_at"])
+        Standing.objects.bulk_create([Standing(tournament=tournament, entrant=e) for e in entrants],
+                                     ignore_conflicts=True)
+    if number > (tournament.rounds or 0):
+        _tournament_finish(tournament)
+        return None
+    tables = _pair(tournament, number, entrants, withdrawn)
+    if tables is None:
+        _tournament_finish(tournament)
+        return None
+    rnd = Round.objects.create(tournament=tournament, number=number, scheduled_on=_scheduled_on(tournament, number))
+    for table_number, kind, seated in tables:
+        table = Table.objects.create(round=rnd, number=table_number, kind=kind)
+        TableSeat.objects.bulk_create([TableSeat(table=table, entrant_id=e, position=p, forfeited=e in withdrawn)
+                                       for p, e in enumerate(seated)])
+    return rnd
+
+
+def _scheduled_on(tournament: Tournament, number: int):
+    if tournament.starts_on is None:
+        return None
+    return tournament.starts_on + timedelta(days=tournament.days_between_rounds * (number - 1))
+
+
+def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> list[Entrant]:
+    """Seeds 1..n for those present at the start (by rating or by entry), the rest after."""
+    order = {e.pk: i for i, e in enumerate(sorted(entrants, key=lambda e: (e.seed, e.pk)))}
+    strength: dict[int, float] = {}
+    if tournament.seeding == Tournament.Seeding.RATING:
+        for r in Rating.objects.filter(game=tournament.game, player__in=[e.player_id for e in entrants]):
+            strength[r.player_id] = r.ordinal
+
+    def key(e: Entrant):
+        # the unrated count as a fresh rating (ordinal 0)
+        return (e.pk in withdrawn, -strength.get(e.player_id, 0.0), order[e.pk])
+
+    ranked = sorted(entrants, key=key)
+    for i, e in enumerate(ranked, start=1):
+        if e.seed != i:
+            e.seed = i
+            e.save(update_fields=["seed"])
+    return ranked
+
+
+def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
+    """The next round's tables as [(table number, kind, [entrant ids in seat order])], or None
+    when nobody is left to pair."""
+    seats, min_seats = tournament.seats_per_table, _min_seats(tournament)
+    if tournament.is_round_robin:
+        field = [e.pk for e in sorted(entrants, key=lambda e: e.seed) if withdrawn.get(e.pk, 1) != 0]
+        schedule = pairing.round_robin(len(field), seats, min_seats, double=_double(tournament))
+        this = schedule[number - 1]
+        return _numbered([(Table.Kind.MATCH, [field[i] for i in t]) for t in this.tables]
+                         + [(Table.Kind.BYE, [field[i]]) for i in this.byes])
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        return _pair_knockout(tournament, number, entrants, withdrawn)
+    return _pair_swiss(tournament, entrants, withdrawn)
+
+
+def _pair_swiss(tournament: Tournament, entrants: list[Entrant], withdrawn: dict):
+    active = [e for e in entrants if e.pk not in withdrawn]
+    if len(active) < _min_seats(tournament):
+        return None
+    order = {eid: i for i, eid in enumerate(selectors.ranked_entrant_ids(tournament))}
+    active.sort(key=lambda e: (order.get(e.pk, 10 ** 6), e.seed))
+    points = dict(Standing.objects.filter(tournament=tournament).values_list("entrant_id", "points"))
+    history = _history(tournament)
+    contenders = [pairing.Contender(e.pk, int((points.get(e.pk) or 0) * 100), tuple(history["opponents"][e.pk]),
+                                    history["byes"][e.pk], tuple(history["seats"][e.pk])) for e in active]
+    if tournament.seats_per_table == 2:
+        result = pairing.swiss_pairs(contenders)
+    else:
+        result = pairing.swiss_tables(contenders, tournament.seats_per_table, _min_seats(tournament))
+    return _numbered([(Table.Kind.MATCH, list(t)) for t in result.tables]
+                     + [(Table.Kind.BYE, [b]) for b in result.byes])
+
+
+def _numbered(tables: list) -> list:
+    return [(i, kind, seated) for i, (kind, seated) in enumerate(tables, start=1)]
+
+
+def _history(tournament: Tournament) -> dict:
+    """Who met whom, byes and seats held, from the closed rounds."""
+    from collections import defaultdict
+
+    rows = (TableSeat.objects.filter(table__round__tournament=tournament, table__round__status=Round.Status.CLOSED)
+            .order_by("table__round__number", "table__number", "position")
+            .values_list("table_id", "table__kind", "entrant_id", "match_seat"))
+    tables: dict[int, list] = defaultdict(list)
+    out = {"opponents": defaultdict(list), "byes": defaultdict(int), "seats": defaultdict(list)}
+    for table_id, kind, entrant_id, match_seat in rows:
+        tables[table_id].append((kind, entrant_id, match_seat))
+    for members in tables.values():
+        for kind, entrant_id, match_seat in members:
+            if kind == Table.Kind.BYE:
+                out["byes"][entrant_id] += 1
+                continue
+            out["opponents"][entrant_id] += [other for _, other, _ in members if other != entrant_id]
+            if match_seat is not None:
+                out["seats"][entrant_id].append(match_seat)
+    return out
+
+
+def _pair_knockout(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
+    seats = tournament.seats_per_table
+    if number == 1:
+        field = [e for e in sorted(entrants, key=lambda e: e.seed) if e.pk not in withdrawn]
+        slots = pairing.knockout_slots(len(field), seats)
+        groups = [[field[s - 1].pk for s in slot if s is not None] for slot in slots]
+        min_seats = _min_seats(tournament)
+        if any(1 < len(g) < min_seats for g in groups):
+            raise InvalidTournament(_("With %(n)s players some first-round tables would have fewer than %(min)s "
+                                      "seats; add or remove players.") % {"n": len(field), "min": min_seats})
+    else:
+        previous = Round.objects.get(tournament=tournament, number=number - 1)
+        winners_by_number = {t.number: selectors.table_winner(t) for t in previous.tables.select_related(
+            "round__tournament")}
+        last = max(winners_by_number, default=0)
+        winners = [winners_by_number.get(i) for i in range(1, last + 1)]
+        groups = [[w for w in slot if w is not None] for slot in pairing.knockout_next(winners, seats)]
+    # a table keeps its bracket position as its number, so the next round can find it
+    return [(i, Table.Kind.BYE if len(group) == 1 else Table.Kind.MATCH, group)
+            for i, group in enumerate(groups, start=1) if group]
+
+
+def _tournament_finish(tournament: Tournament) -> None:
+    tournament.status, tournament.finished_at = Tournament.Status.FINISHED, timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+
+
+@transaction.atomic
+def round_start(*, round_id: int) -> Round:
+    """Start a paired round: create its matches, decide byes and forfeits, enqueue a task per match.
+
+    On a round already running it enqueues the tables still undecided again
+    (the tasks are idempotent), so it also restarts a stalled round.
+    """
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("tournament__league").get(pk=round_id)
+    if rnd.status == Round.Status.CLOSED:
+        return rnd
+    if rnd.status == Round.Status.RUNNING:
+        pending = (rnd.tables.filter(kind=Table.Kind.MATCH)
+                   .exclude(folds__projection=Folded.Projection.STANDINGS).values_list("pk", flat=True))
+        _enqueue_tables(list(pending))
+        return rnd
+    rnd.status, rnd.started_at = Round.Status.RUNNING, timezone.now()
+    rnd.save(update_fields=["status", "started_at"])
+    to_play, decided = [], []
+    for table in rnd.tables.select_related("round__tournament").prefetch_related("seats"):
+        if _needs_match(table, list(table.seats.all())):
+            table_match_create(table_id=table.pk)
+            to_play.append(table.pk)
+        else:
+            decided.append(table.pk)
+    for table_id in decided:
+        table_record(table_id=table_id)
+    _enqueue_tables(to_play)
+    return rnd
+
+
+def _policy(game: str, policy: str) -> str:
+    return policy if policy in policies_for(game) else "random"
+
+
+@transaction.atomic
+def table_match_create(*, table_id: int) -> Match | None:
+    """The table's match, created once under the table's row lock (None: no match to play)."""
+    table = (Table.objects.select_for_update(of=("self",)).select_related("round__tournament", "match")
+             .get(pk=table_id))
+    if table.match_id:
+        return table.match
+    if table.round.status != Round.Status.RUNNING:
+        return None
+    seats = list(table.seats.select_related("entrant__player__user").order_by("position"))
+    if not _needs_match(table, seats):
+        return None
+    tournament = table.round.tournament
+    playing = [s for s in seats if not s.forfeited]
+    specs = []
+    for s in playing:
+        player = s.entrant.player
+        if player.is_bot:
+            specs.append(SeatSpec(bot=_policy(tournament.game, player.bot_policy), name=player.name))
+        else:
+            # they entered the tournament: seated without asking, they take the seat by opening the match
+            specs.append(SeatSpec(user=player.user, name=player.name, seated=True))
+    # the table's task runs the bots (``table_run``), so the match does not wake them itself
+    league = tournament.league
+    match = match_create(game=tournament.game, seats=specs, options=tournament.options, clock=league.clock,
+                         timeout_rule=league.timeout_rule,
+                         created_by=tournament.created_by, wake_bots=False)
+    for i, s in enumerate(playing):
+        s.match_seat = i
+        s.save(update_fields=["match_seat"])
+    table.match = match
+    table.save(update_fields=["match"])
+    return match
+
+
+def table_run(*, table_id: int) -> bool:
+    """Play a table: create its match if needed, let the bots move until none is to act,
+    and record the result if the match ended. Idempotent: a repeated or
+    redelivered run continues from the recorded events. True if the table is decided."""
+    match = table_match_create(table_id=table_id)
+    if match is not None:
+        while True:
+            run = bots_advance(match_id=match.pk, budget=settings.CARDLEAGUE_BOT_MOVES_PER_TASK)
+            if not run.more:
+                break
+            if run.wait:
+                # a person may still call: the bots wait out the grace in their own task
+                if not _inline.get():
+                    from games.tasks import bots_play
+
+                    transaction.on_commit(partial(bots_play.apply_async, (match.pk, None), countdown=run.wait))
+                return False
+            if not _inline.get():
+                # a task does bounded work (it stays well inside the broker's visibility timeout)
+                # and hands the rest of the match on to a fresh task
+                _enqueue_tables([table_id])
+                return False
+    table_record(table_id=table_id)
+    return Folded.objects.filter(projection=Folded.Projection.STANDINGS, table_id=table_id).exists()
+
+
+def match_result_record(*, match_id: int) -> bool:
+    """A match ended: record its table, if it belongs to one (the ``match_finished`` receiver)."""
+    table_id = Table.objects.filter(match_id=match_id).values_list("pk", flat=True).first()
+    if table_id is None:
+        return False
+    return table_record(table_id=table_id)
+
+
+
+@transaction.atomic
+def table_record(*, table_id: int) -> bool:
+    """Fold a decided table into the standings and the ratings, then close the round if it
+    was the last. True if the standings folded it now (False: not decided, or folded before)."""
+    table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table_id)
+    if table.round.status != Round.Status.RUNNING:
+        return False
+    folded = standings_apply(table_id=table_id)
+    if folded:
+        rating_apply(table_id=table_id)
+        round_close(round_id=table.round_id)
+    return folded
+
+
+@transaction.atomic
+def round_close(*, round_id: int) -> bool:
+    """Close a running round whose tables are all folded, and pair the next — exactly once.
+
+    The round row is locked, so of two tables finishing together one closes the
+    round and the other finds it closed. The next round starts at once when
+    the tournament says so (in-process runs start it from their own loop).
+    """
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_id)
+    if rnd.status != Round.Status.RUNNING:
+        return False
+    tables = rnd.tables.count()
+    folded = Folded.objects.filter(projection=Folded.Projection.STANDINGS, table__round=rnd).count()
+    if folded < tables:
+        return False
+    rnd.status, rnd.closed_at = Round.Status.CLOSED, timezone.now()
+    rnd.save(update_fields=["status", "closed_at"])
+    following = round_pair(tournament_id=rnd.tournament_id)
+    if following is not None and rnd.tournament.auto_advance and not _inline.get():
+        round_start(round_id=following.pk)
+    return True

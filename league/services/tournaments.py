@@ -1,0 +1,103 @@
+"""Tournaments and their entrants: creating, entering, withdrawing."""
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from games.models import Match
+from games.services import match_abort
+from league.models import (Entrant, Folded, League, Round, Season,
+                           TableSeat, Tournament, Withdrawal)
+from league.services.clubs import bots_ensure
+from league.services.errors import (AlreadyEntered, AlreadyWithdrawn, InvalidTournament, NotTakingEntries,
+                                    TournamentFinished)
+from league.services.rounds import table_record
+
+
+@transaction.atomic
+def tournament_create(*, league_id: int, name: str, format: str = Tournament.Format.SWISS, seats_per_table: int = 2,
+                      rounds: int | None = None, season_id: int | None = None, options: dict | None = None,
+                      auto_advance: bool = True, seeding: str = Tournament.Seeding.RATING, starts_on=None,
+                      days_between_rounds: int = 7, created_by=None) -> Tournament:
+    """A tournament of the league's game, taking entries (``draft``)."""
+    from django.core.exceptions import ValidationError
+
+    league = League.objects.get(pk=league_id)
+    season = Season.objects.filter(pk=season_id).first() if season_id else None
+    tournament = Tournament(
+        league=league, season=season, name=name, format=format, game=league.game,
+        options=dict(league.options if options is None else options), seats_per_table=seats_per_table,
+        rounds=rounds, auto_advance=auto_advance, seeding=seeding,
+        starts_on=starts_on or (season.starts_on if season else None), days_between_rounds=days_between_rounds,
+        created_by=created_by)
+    try:
+        tournament.full_clean()
+    except ValidationError as exc:
+        raise InvalidTournament("; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in exc.message_dict.items()))
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def entrant_add(*, tournament_id: int, player_id: int) -> Entrant:
+    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+    if tournament.status != Tournament.Status.DRAFT:
+        raise NotTakingEntries()
+    if tournament.entrants.filter(player_id=player_id).exists():
+        raise AlreadyEntered()
+    seed = tournament.entrants.count() + 1
+    try:
+        with transaction.atomic():
+            return Entrant.objects.create(tournament=tournament, player_id=player_id, seed=seed)
+    except IntegrityError:
+        raise AlreadyEntered() from None
+
+
+@transaction.atomic
+def entrant_remove(*, entrant_id: int) -> None:
+    entrant = Entrant.objects.select_related("tournament").get(pk=entrant_id)
+    Tournament.objects.select_for_update(of=("self",)).get(pk=entrant.tournament_id)
+    if entrant.tournament.status != Tournament.Status.DRAFT:
+        raise NotTakingEntries()
+    entrant.delete()
+
+
+@transaction.atomic
+def bots_add(*, tournament_id: int, count: int, policy: str = "mixed") -> list[Entrant]:
+    """Enter ``count`` bots (new or reused) into a tournament taking entries."""
+    Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+    taken = Entrant.objects.filter(tournament_id=tournament_id).values_list("player_id", flat=True)
+    return [entrant_add(tournament_id=tournament_id, player_id=bot.pk)
+            for bot in bots_ensure(count=count, policy=policy, exclude=taken)]
+
+
+@transaction.atomic
+def entrant_withdraw(*, entrant_id: int, reason: str = "", by=None) -> Withdrawal:
+    """Withdraw an entrant: not paired again; unplayed tables scored by the league's rule.
+
+    A table of a paired or running round that holds the entrant marks their seat
+    forfeited; a running match there is aborted and the table is decided at once.
+    """
+    entrant = Entrant.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=entrant_id)
+    if Withdrawal.objects.filter(entrant=entrant).exists():
+        raise AlreadyWithdrawn()
+    tournament = entrant.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentFinished()
+    current = tournament.round_set.order_by("-number").values_list("number", flat=True).first() or 0
+    withdrawal = Withdrawal.objects.create(entrant=entrant, round_number=current, reason=reason, created_by=by)
+    open_seats = (TableSeat.objects.filter(entrant=entrant,
+                                           table__round__status__in=[Round.Status.PAIRED, Round.Status.RUNNING])
+                  .exclude(table__folds__projection=Folded.Projection.STANDINGS)
+                  .select_related("table__round", "table__match"))
+    for seat in open_seats:
+        table = seat.table
+        if table.match_id and table.match.status == Match.Status.FINISHED:
+            continue  # played to the end: the result stands
+        seat.forfeited = True
+        seat.save(update_fields=["forfeited"])
+        if table.match_id and not table.match.has_ended:
+            match_abort(match_id=table.match_id, by=by, reason="withdrawn")
+        if table.round.status == Round.Status.RUNNING:
+            table_record(table_id=table.pk)
+    return withdrawal
+
