@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse, HttpResponseRedirect
@@ -29,7 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.bots import POLICY_NAMES
 from league import selectors, services
-from league.models import (TIE_BREAKS, Club, Entrant, League, PlayerProfile, Rating, Round, Season, Table,
+from league.models import (TIE_BREAKS, Club, ClubInvite, Entrant, League, PlayerProfile, Rating, Round, Season, Table,
                            Tournament, default_tie_breaks)
 
 
@@ -62,6 +63,45 @@ class ClubAdmin(OrganiserScoped, admin.ModelAdmin):
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("members", "organisers")
+
+
+@admin.register(ClubInvite)
+class ClubInviteAdmin(OrganiserScoped, admin.ModelAdmin):
+    """Links an organiser shares so that people join the club (signing up, or signing in)."""
+    club_path = "club__"
+    scoped_choices = {"club": ""}
+    list_display = ("club", "link", "created_at", "expires_at", "uses", "max_uses")
+    list_filter = ("club",)
+    fields = ("club", "days", "max_uses")
+    readonly_fields = ()
+
+    class Form(forms.ModelForm):
+        days = forms.IntegerField(label=_("valid for (days)"), min_value=1, max_value=365, initial=14)
+
+        class Meta:
+            model = ClubInvite
+            fields = ("club", "max_uses")
+
+    form = Form
+
+    def get_fields(self, request, obj=None):
+        return ("club", "link", "expires_at", "uses", "max_uses") if obj else self.fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("club", "link", "expires_at", "uses", "max_uses") if obj else ()
+
+    @admin.display(description=_("link to share"))
+    def link(self, obj):
+        url = settings.SITE_URL + reverse("club_join", args=[obj.token])
+        return format_html('<a href="{}">{}</a>', url, url)
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            created = services.club_invite_create(club_id=form.cleaned_data["club"].pk, by=request.user,
+                                                  days=form.cleaned_data["days"],
+                                                  max_uses=form.cleaned_data["max_uses"])
+            obj.pk, obj.token = created.pk, created.token
+            obj.refresh_from_db()
 
 
 @admin.register(PlayerProfile)

@@ -8,7 +8,8 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from games.services import match_finished
-        from league.receivers import on_match_finished
+        from games.services import match_finished, turn_waiting
+        from league.receivers import on_match_finished, on_turn_waiting
 
         match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
+        turn_waiting.connect(on_turn_waiting, dispatch_uid="league.turn_waiting")

@@ -84,6 +84,11 @@ class PlayerProfile(models.Model):
         help_text=_("For policies that take one (e.g. a search depth); random and greedy ignore it."))
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players",
                              verbose_name=_("home club"))
+    email_notifications = models.BooleanField(
+        _("e-mail me"), default=True,
+        help_text=_("An e-mail when a correspondence turn or a new tournament round waits for you."))
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES,
+                                help_text=_("The site's language for you; empty: your browser's."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -103,6 +108,33 @@ class PlayerProfile(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_policy)
+
+
+class ClubInvite(models.Model):
+    """A link an organiser shares: whoever follows it (signing up, or signing in) joins the club."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites", verbose_name=_("club"))
+    token = models.CharField(max_length=43, unique=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    max_uses = models.PositiveIntegerField(_("how many may join with it"), default=50)
+    uses = models.PositiveIntegerField(_("joined with it"), default=0, editable=False)
+
+    class Meta:
+        verbose_name = _("club invitation link")
+        verbose_name_plural = _("club invitation links")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.club} ({self.created_at:%Y-%m-%d})"
+
+    @property
+    def usable(self) -> bool:
+        from django.utils import timezone
+
+        return self.uses < self.max_uses and self.expires_at > timezone.now()
 
 
 class League(models.Model):

@@ -13,4 +13,8 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/results.csv", views.results_csv, name="league_results_csv"),
     path("players/<int:player_id>/", views.player, name="league_player"),
     path("ratings/<slug:game>/", views.ratings, name="league_ratings"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/signup/<str:token>/", views.signup, name="signup_invited"),
+    path("accounts/settings/", views.account_settings, name="account_settings"),
+    path("join/<str:token>/", views.club_join, name="club_join"),
 ]

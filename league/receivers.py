@@ -24,3 +24,13 @@ def on_match_finished(sender, match_id: int, **kwargs) -> None:
             match_record.apply_async((match_id,), countdown=5)
         except Exception:
             log.exception("could not enqueue the retry for match %s", match_id)
+
+
+def on_turn_waiting(sender, match_id: int, seat: int, **kwargs) -> None:
+    """A correspondence turn began (sent on commit): e-mail the person, in the background."""
+    try:
+        from league.tasks import notify_turn
+
+        notify_turn.delay(match_id, seat)
+    except Exception:
+        log.exception("could not enqueue the turn e-mail for match %s seat %s", match_id, seat)

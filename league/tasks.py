@@ -38,3 +38,17 @@ def sweep() -> dict:
     from django.conf import settings
 
     return services.tournaments_sweep(stall_seconds=settings.CARDLEAGUE_STALL_SECONDS)
+
+
+@shared_task(name="league.notify_turn", ignore_result=True, autoretry_for=(OSError,), retry_backoff=True,
+             max_retries=5)
+def notify_turn(match_id: int, seat: int) -> bool:
+    """E-mail a person that a correspondence turn waits for them."""
+    return services.turn_notify(match_id=match_id, seat=seat)
+
+
+@shared_task(name="league.notify_round", ignore_result=True, autoretry_for=(OSError,), retry_backoff=True,
+             max_retries=5)
+def notify_round(round_id: int) -> int:
+    """E-mail the people of a round that has started."""
+    return services.round_notify(round_id=round_id)

@@ -3,15 +3,22 @@ from __future__ import annotations
 
 import csv
 
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django_ratelimit.decorators import ratelimit
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from engine import registry
 from games.models import GAME_LABELS
-from league import selectors
-from league.models import Club, League, PlayerProfile, Tournament
+from league import selectors, services
+from league.forms import SettingsForm, SignupForm
+from league.models import Club, ClubInvite, League, PlayerProfile, Tournament
 
 
 @require_GET
@@ -82,3 +89,68 @@ def ratings(request, game: str):
         raise Http404()
     return render(request, "league/ratings.html", {"game": game, "game_label": GAME_LABELS.get(game, game),
                                                    "ratings": selectors.ratings_for_game(game)})
+
+
+# -- people: signing up, joining a club, their settings -------------------------------------------------
+
+@ratelimit(key="ip", rate=lambda group, request: settings.CARDLEAGUE_RATES["signups"], method="POST", block=True)
+def signup(request, token: str | None = None):
+    """A new person signs up (from an organiser's invitation link, they join that club too)."""
+    invite = ClubInvite.objects.select_related("club").filter(token=token).first() if token else None
+    if token and (invite is None or not invite.usable):
+        return render(request, "league/invite_unusable.html", status=410)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            user = services.person_signup(username=data["username"], password=data["password"], email=data["email"],
+                                          invite_token=token)
+        except services.NameTaken:
+            form.add_error("username", _("That username is taken."))
+        except services.InviteUnusable:
+            return render(request, "league/invite_unusable.html", status=410)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if invite is not None:
+                messages.success(request, _("Welcome to %(club)s!") % {"club": invite.club.name})
+            return redirect("home")
+    return render(request, "registration/signup.html", {"form": form, "invite": invite},
+                  status=400 if request.method == "POST" else 200)
+
+
+def club_join(request, token: str):
+    """An organiser's invitation link: a signed-in person joins the club; anyone else signs up (or in)."""
+    invite = ClubInvite.objects.select_related("club").filter(token=token).first()
+    if invite is None or not invite.usable:
+        return render(request, "league/invite_unusable.html", status=410)
+    if not request.user.is_authenticated:
+        return render(request, "league/join.html", {"invite": invite})
+    if request.method == "POST":
+        try:
+            club = services.club_join(token=token, user=request.user)
+        except services.InviteUnusable:
+            return render(request, "league/invite_unusable.html", status=410)
+        messages.success(request, _("You are a member of %(club)s.") % {"club": club.name})
+        return redirect("league_club", slug=club.slug)
+    return render(request, "league/join.html", {"invite": invite})
+
+
+@login_required
+def account_settings(request):
+    """A person's own settings: their address, e-mails about turns and rounds, the site's language."""
+    profile = services.player_for_user(user=request.user)
+    initial = {"email": request.user.email, "email_notifications": profile.email_notifications,
+               "language": profile.language}
+    form = SettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        services.profile_update(user=request.user, email=data["email"], language=data["language"],
+                                email_notifications=data["email_notifications"])
+        messages.success(request, _("Your settings are saved."))
+        response = redirect("account_settings")
+        if data["language"]:
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, data["language"], max_age=365 * 24 * 3600,
+                                samesite="Lax")
+        return response
+    return render(request, "league/account.html", {"form": form, "profile": profile},
+                  status=400 if request.method == "POST" else 200)

@@ -221,6 +221,10 @@ def round_start(*, round_id: int) -> Round:
     for table_id in decided:
         table_record(table_id=table_id)
     _enqueue_tables(to_play)
+    if not _inline.get() and TableSeat.objects.filter(table__round=rnd, entrant__player__user__isnull=False).exists():
+        from league import tasks
+
+        transaction.on_commit(partial(tasks.notify_round.delay, rnd.pk))
     return rnd
 
 

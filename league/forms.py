@@ -1,0 +1,46 @@
+"""Forms of the people's own pages: signing up, their settings."""
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import password_validators_help_text_html, validate_password
+from django.utils.translation import gettext_lazy as _
+
+
+class SignupForm(forms.Form):
+    username = forms.RegexField(label=_("Username"), max_length=40, regex=r"^[\w.@+-]+\Z",
+                                help_text=_("Letters, digits and @ . + - _ only; others see it at the table."))
+    email = forms.EmailField(label=_("E-mail (optional)"), required=False,
+                             help_text=_("For turns and rounds that wait for you; you can turn these off."))
+    password = forms.CharField(label=_("Password"), widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+                               help_text=password_validators_help_text_html())
+    password_again = forms.CharField(label=_("Password again"),
+                                     widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean_username(self):
+        name = self.cleaned_data["username"]
+        if get_user_model().objects.filter(username__iexact=name).exists():
+            raise forms.ValidationError(_("That username is taken."))
+        return name
+
+    def clean(self):
+        data = super().clean()
+        password, again = data.get("password"), data.get("password_again")
+        if password and again and password != again:
+            self.add_error("password_again", _("The two passwords differ."))
+        elif password and data.get("username"):
+            user = get_user_model()(username=data["username"], email=data.get("email", ""))
+            try:
+                validate_password(password, user)
+            except forms.ValidationError as exc:
+                self.add_error("password", exc)
+        return data
+
+
+class SettingsForm(forms.Form):
+    email = forms.EmailField(label=_("E-mail"), required=False)
+    email_notifications = forms.BooleanField(
+        label=_("E-mail me when a correspondence turn or a new tournament round waits for me"), required=False)
+    language = forms.ChoiceField(label=_("Language"), required=False,
+                                 choices=[("", _("my browser's"))] + list(settings.LANGUAGES))

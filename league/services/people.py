@@ -1,0 +1,96 @@
+"""People and clubs: signing up, the links organisers share to let people join a club, and a person's
+own settings (e-mails, language)."""
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from league.models import Club, ClubInvite, PlayerProfile
+from league.services.clubs import player_for_user
+from league.services.errors import LeagueError
+
+
+class InviteUnusable(LeagueError):
+    code = "invite_unusable"
+    status = 410
+    message = _("This invitation link has expired or has been used up: ask the organiser for a new one.")
+
+
+class NameTaken(LeagueError):
+    code = "name_taken"
+    status = 409
+    message = _("That username is taken.")
+
+
+@transaction.atomic
+def person_signup(*, username: str, password: str, email: str = "", invite_token: str | None = None):
+    """A new person: the account (the site's password validators apply), their player profile, and
+    the club of the invitation link they followed, if any. Raises ``ValidationError`` for a weak
+    password, ``NameTaken``, ``InviteUnusable``."""
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise NameTaken()
+    invite = _usable_invite(invite_token) if invite_token else None
+    user = User(username=username, email=email)
+    validate_password(password, user)
+    user.set_password(password)
+    user.save()
+    player_for_user(user=user)
+    if invite is not None:
+        _join(invite, user)
+    return user
+
+
+@transaction.atomic
+def club_invite_create(*, club_id: int, by=None, days: int = 14, max_uses: int = 50) -> ClubInvite:
+    """A link to join a club, valid for ``days`` and ``max_uses`` people."""
+    return ClubInvite.objects.create(club_id=club_id, token=secrets.token_urlsafe(32), created_by=by,
+                                     expires_at=timezone.now() + timedelta(days=days), max_uses=max_uses)
+
+
+@transaction.atomic
+def club_join(*, token: str, user) -> Club:
+    """A signed-in person follows a club's invitation link: they become a member (once)."""
+    invite = _usable_invite(token)
+    _join(invite, user)
+    return invite.club
+
+
+def _usable_invite(token: str) -> ClubInvite:
+    invite = ClubInvite.objects.select_for_update().select_related("club").filter(token=token).first()
+    if invite is None or not invite.usable:
+        raise InviteUnusable()
+    return invite
+
+
+def _join(invite: ClubInvite, user) -> None:
+    if not invite.club.members.filter(pk=user.pk).exists():
+        invite.club.members.add(user)
+        ClubInvite.objects.filter(pk=invite.pk).update(uses=F("uses") + 1)
+    profile = player_for_user(user=user)
+    if profile.club_id is None:
+        PlayerProfile.objects.filter(pk=profile.pk).update(club=invite.club)
+
+
+@transaction.atomic
+def profile_update(*, user, email_notifications: bool | None = None, language: str | None = None,
+                   email: str | None = None) -> PlayerProfile:
+    """A person's own settings: e-mails about turns and rounds, the site's language, the address."""
+    profile = player_for_user(user=user)
+    if email_notifications is not None:
+        profile.email_notifications = email_notifications
+    if language is not None:
+        profile.language = language
+    profile.full_clean(exclude=["user", "name"])
+    profile.save()
+    if email is not None:
+        user.email = email
+        user.save(update_fields=["email"])
+    return profile
