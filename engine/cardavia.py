@@ -108,6 +108,9 @@ from engine.core import IllegalMove
 # --------------------------------------------------------------------------
 
 NAME = "cardavia"
+#: The version of these rules as recorded in ``match_started``: bump it with any change that
+#: alters events, and keep replaying the older versions (``engine.verify`` names the one a record needs).
+RULES_VERSION = 1
 MIN_SEATS, MAX_SEATS = 3, 6
 RANKS = ("FOOL", "OWL", "POT", *(str(n) for n in range(13)),
          "HOUSE", "HORSE", "CAT", "DRAGOON", "CUCKOO")      # lowest to highest (C1)
@@ -481,7 +484,8 @@ class Cardavia(core.Game):
         if not isinstance(seed, str):
             raise ValueError(f"{NAME}: the seed is a string")
         run = _Run(self, None)
-        run.emit({"type": "match_started", "seats": seats, "options": merged, "seed": seed})
+        run.emit({"type": "match_started", "seats": seats, "options": merged, "seed": seed,
+                  "rules_version": RULES_VERSION})
         run.deal([], deck)
         return run.events
 

@@ -75,6 +75,9 @@ from engine.core import IllegalMove
 # --------------------------------------------------------------------------
 
 NAME = "iota"
+#: The version of these rules as recorded in ``match_started``: bump it with any change that
+#: alters events, and keep replaying the older versions (``engine.verify`` names the one a record needs).
+RULES_VERSION = 1
 MIN_SEATS = 2
 MAX_SEATS = 4
 HAND_SIZE = 4
@@ -753,7 +756,8 @@ class Iota(core.Game):
             deck = check_short_deck(deck) if opts["variant"] == "short" else core.check_deck(deck, CARDS, NAME)
         else:
             deck = variant_deck(opts["variant"], seed, 0)
-        return [{"type": "match_started", "seats": seats, "options": opts, "seed": seed},
+        return [{"type": "match_started", "seats": seats, "options": opts, "seed": seed,
+                 "rules_version": RULES_VERSION},
                 deal(deck, seats)]
 
     def apply(self, state, event):

@@ -66,6 +66,9 @@ from engine.core import IllegalMove
 # Shape of the game, as data
 # --------------------------------------------------------------------------
 
+#: The version of these rules as recorded in ``match_started``: bump it with any change that
+#: alters events, and keep replaying the older versions (``engine.verify`` names the one a record needs).
+RULES_VERSION = 1
 SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 COURTS = ("J", "Q", "K")
@@ -502,7 +505,8 @@ class Karuselis(core.Game):
         if opts["target"] is None:
             opts["target"] = VARIANTS[opts["deck"]][1]
         stacked = core.check_deck(deck, variant_cards(opts["deck"]), self.name)
-        first = {"type": "match_started", "seats": seats, "options": opts, "seed": seed}
+        first = {"type": "match_started", "seats": seats, "options": opts, "seed": seed,
+                 "rules_version": RULES_VERSION}
         state = self.apply(None, first)
         return [first, self._deal_event(state, 1, 0, stacked)]
 

@@ -59,6 +59,9 @@ from engine.core import IllegalMove
 # --------------------------------------------------------------------------
 
 NAME = "livol"
+#: The version of these rules as recorded in ``match_started``: bump it with any change that
+#: alters events, and keep replaying the older versions (``engine.verify`` names the one a record needs).
+RULES_VERSION = 1
 MIN_SEATS = 2
 MAX_SEATS = 6
 HAND_SIZE = 7
@@ -588,7 +591,8 @@ class Livol(core.Game):
         if not isinstance(seed, str):
             raise ValueError("livol: the seed is a string")
         rec = _Record(self, None)
-        rec.emit({"type": "match_started", "seats": seats, "options": merged, "seed": seed})
+        rec.emit({"type": "match_started", "seats": seats, "options": merged, "seed": seed,
+                  "rules_version": RULES_VERSION})
         rec.deal(1, stacked if stacked is not None else core.shuffled(seed, rec.state.counter, DECK))
         return rec.events
 

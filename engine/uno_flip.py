@@ -71,6 +71,9 @@ from engine.core import IllegalMove
 # --------------------------------------------------------------------------
 
 NAME = "uno_flip"
+#: The version of these rules as recorded in ``match_started``: bump it with any change that
+#: alters events, and keep replaying the older versions (``engine.verify`` names the one a record needs).
+RULES_VERSION = 1
 MIN_SEATS = 2
 MAX_SEATS = 10
 HAND_SIZE = 7
@@ -935,7 +938,7 @@ class UnoFlip(core.Game):
         deck = core.check_deck(deck, CARDS, NAME)
         b = _Batch(None)
         b.emit({"type": "match_started", "seats": seats, "options": options, "seed": seed,
-                "deck_version": DECK_VERSION})
+                "deck_version": DECK_VERSION, "rules_version": RULES_VERSION})
         _deal(b, 1, deck)
         return b.events
 

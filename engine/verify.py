@@ -21,18 +21,22 @@ audit (``manage.py verify_match``, the audit page) runs the same function.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
 
 from engine import IllegalMove, registry
 from engine.bots import bot_move
 from engine.core import is_contribution, match_seed, server_contribution
-from engine.record import (ENTROPY_CONTRIBUTED, GENESIS_HASH, MATCH_ABORTED, MATCH_AWARDED, MATCH_OPENED,
-                           SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS, commitment, event_hash)
+from engine.record import (BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, GENESIS_HASH, MATCH_ABORTED, MATCH_AWARDED,
+                           MATCH_OPENED, SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS, commitment, event_hash)
 
 RECORD_FORMAT = "cardleague-match-record"
+RECORD_VERSION = 1
 ENDED = ("finished", "aborted", "cancelled")
 
 
@@ -65,13 +69,52 @@ def verify_record(record: dict, *, secret: str | None = None) -> Report:
     report = Report(match_id=record.get("match"))
     events = record.get("events") or []
     report.checked_events = len(events)
+    if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
+        report.fail(1, f"event 1: not a {RECORD_FORMAT} of version {RECORD_VERSION}")
+        return report
+    problem = shape_problem(record)
+    if problem:
+        report.fail(1, f"event 1: the record is not of its schema's shape: {problem}")
+        return report
     _check_chain(record, events, report)
+    if report.ok:
+        _check_metadata(record, events, report)
     secret = _check_secret(record, events, report, secret)
     if secret is not None and report.ok:
         seed = _check_contributions(record, events, secret, report)
         if seed is not None:
             _check_replay(record, events, seed, report)
     return report
+
+
+SCHEMA_PATH = Path(__file__).with_name("match-record.schema.json")
+
+
+@lru_cache(maxsize=1)
+def record_schema() -> dict:
+    """The record's JSON Schema (``engine/match-record.schema.json``)."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def shape_problem(record: dict) -> str | None:
+    """The first key that the schema does not allow or requires but is missing (the record, each seat,
+    contribution and event): so that no byte of a record goes unchecked, not even a key's name."""
+    schema = record_schema()
+    props = schema["properties"]
+    checks = [("the record", record, schema)]
+    for part in ("seats", "contributions", "events"):
+        items = record.get(part)
+        if not isinstance(items, list):
+            return f"{part} is not a list"
+        checks += [(f"{part}[{i}]", item, props[part]["items"]) for i, item in enumerate(items)]
+    for where, value, spec in checks:
+        if not isinstance(value, dict):
+            return f"{where} is not an object"
+        extra = value.keys() - spec["properties"].keys()
+        missing = set(spec.get("required", ())) - value.keys()
+        if extra or missing:
+            return f"{where}: {'unknown ' + sorted(extra)[0] if extra else 'missing ' + sorted(missing)[0]}"
+    return None
 
 
 def _check_chain(record: dict, events: list[dict], report: Report) -> None:
@@ -101,6 +144,45 @@ def _check_chain(record: dict, events: list[dict], report: Report) -> None:
                                   f"the last recorded is {recorded})")
     elif record.get("last_hash") is not None and events and record["last_hash"] != prev:
         report.fail(recorded, f"event {recorded}: the match's last position does not match its last event")
+
+
+def _check_metadata(record: dict, events: list[dict], report: Report) -> None:
+    """What the record says about the match beside its events must be what the events say: the
+    game, options, clock and seats published at the opening, the stand-ins, the rules version,
+    the revealed secret, and a status that fits how the match ended."""
+    opened = next((e for e in events if e["type"] == MATCH_OPENED), None)
+    first = opened["seq"] if opened else 1
+    if opened is not None:
+        p = opened["payload"]
+        published = [{k: s.get(k) for k in ("seat", "name", "kind", "bot")} for s in record.get("seats") or []]
+        for key, value in (("game", record.get("game")), ("options", record.get("options")),
+                           ("clock", record.get("clock")), ("seed_scheme", record.get("seed_scheme")),
+                           ("players", published)):
+            if p.get(key) != value:
+                report.fail(first, f"event {first}: the record's {key} is not the one published at the opening")
+                return
+    stand_ins = {e["payload"].get("seat"): e["payload"].get("policy") for e in events if e["type"] == BOT_TOOK_SEAT}
+    if [s.get("stand_in") for s in record.get("seats") or []] != \
+            [stand_ins.get(s.get("seat")) for s in record.get("seats") or []]:
+        report.fail(first, f"event {first}: the record's stand-in bots are not the recorded ones")
+        return
+    started = next((e for e in events if e["type"] == "match_started"), None)
+    if started is not None and record.get("rules_version") != started["payload"].get("rules_version", 0):
+        report.fail(started["seq"], f"event {started['seq']}: the record's rules version is not the recorded one")
+        return
+    reveal = next((e for e in events if e["type"] == SEED_REVEALED), None)
+    if record.get("secret") != (reveal["payload"].get("seed") if reveal else None):
+        where = reveal["seq"] if reveal else len(events) or 1
+        report.fail(where, f"event {where}: the record's secret is not the revealed one")
+        return
+    stopped = next((e for e in events if e["type"] == MATCH_ABORTED), None)
+    expected = None if stopped is None else ("cancelled" if stopped["payload"].get("reason") == "declined"
+                                             else "aborted")
+    status = record.get("status")
+    if (expected is not None and status != expected) or (expected is None and status in ("aborted", "cancelled")
+                                                         and opened is not None):
+        where = stopped["seq"] if stopped else len(events) or 1
+        report.fail(where, f"event {where}: the record's status ({status}) is not how the match ended")
 
 
 def _check_secret(record: dict, events: list[dict], report: Report, secret: str | None) -> str | None:
@@ -164,8 +246,9 @@ def _check_contributions(record: dict, events: list[dict], secret: str, report: 
         report.fail(first_engine, f"event {first_engine}: the deal came before every seat contributed")
         return None
     listed = record.get("contributions")
-    if listed is not None and [c.get("value") for c in sorted(listed, key=lambda c: c.get("seat", -1))] != \
-            [found[s] for s in sorted(found)]:
+    recorded = [{k: e["payload"].get(k) for k in ("seat", "value", "by")} for e in events
+                if e["type"] == ENTROPY_CONTRIBUTED]
+    if listed is not None and listed != recorded:
         report.fail(1, "event 1: the record's list of contributions is not the recorded one")
         return None
     return match_seed(secret, [found[s] for s in sorted(found)])
@@ -190,12 +273,22 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report) -
     batches = _batches(events)
     if not batches:
         return
+    opening = batches[0][0]
+    version = opening["payload"].get("rules_version", 0) if opening["type"] == "match_started" else None
+    current = rules_version(record["game"])
+    if version is not None and version not in supported_versions(record["game"]):
+        report.fail(opening["seq"], f"event {opening['seq']}: this record needs rules version {version} of "
+                                    f"{record['game']}; this engine plays versions 0–{current}")
+        return
     try:
         expected = game.start(len(record["seats"]), seed, options=record.get("options") or None,
                               deck=record.get("stacked_deck"))
     except ValueError as exc:
-        report.fail(batches[0][0]["seq"], f"event {batches[0][0]['seq']}: the match cannot be started: {exc}")
+        report.fail(opening["seq"], f"event {opening['seq']}: the match cannot be started: {exc}")
         return
+    if version == 0:
+        # recorded before rules versions: the same rules, without the version in the opening event
+        expected = [{k: v for k, v in expected[0].items() if k != "rules_version"}, *expected[1:]]
     timeouts = {}  # seq of the batch's first event -> the seat_timed_out before it
     pending = None
     for e in events:
@@ -231,6 +324,18 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report) -
         report.fail(pending["seq"], f"event {pending['seq']}: a timeout without the move its rule makes")
         return
     _check_result(record, events, game, state, report)
+
+
+def rules_version(game: str) -> int:
+    """The rules version the engine's ``game`` plays now (recorded in ``match_started``)."""
+    return importlib.import_module(f"engine.{game}").RULES_VERSION
+
+
+def supported_versions(game: str) -> set[int]:
+    """The rules versions of ``game`` this engine replays: version 0 (matches recorded before
+    versions were: the same rules as version 1, without the version in the opening event) up to
+    the current one. A change that alters events bumps the version and keeps the older ones here."""
+    return set(range(0, rules_version(game) + 1))
 
 
 def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report: Report) -> bool:

@@ -17,9 +17,9 @@ from ninja import Path, Query, Router, Schema
 from ninja.errors import Throttled
 from ninja.security import HttpBearer, SessionAuth as NinjaSessionAuth
 
-from games import selectors, services
+from games import records, selectors, services
 from games.access import access_match, access_seat, client_address, moves_rate_check, seats_of
-from games.errors import MalformedRequest
+from games.errors import MalformedRequest, MatchRunning
 from games.models import ApiToken
 from games.schemas import AnyMove, Body, Entropy, Position, SeatNumber, errors, move_json
 
@@ -214,6 +214,16 @@ def match_resign(request, match_id: RowIdPath, payload: ResignIn):
     match.refresh_from_db()
     return {"seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat,
                                                                                      after=rows[0].seq - 1)}
+
+
+@router.get("/{match_id}/record", response={200: dict, **errors(401, 403, 404, 409, 429)})
+def match_record(request, match_id: RowIdPath):
+    """The portable record of an ended match (``engine/match-record.schema.json``): verify it offline
+    with ``python -m engine.verify RECORD.json``. A match that has not ended has none yet (409)."""
+    match = access_match(request.user, match_id)
+    if not match.has_ended:
+        raise MatchRunning()
+    return records.match_record(match)
 
 
 @router.get("/{match_id}/events", response={200: EventsOut, **READ_ERRORS})

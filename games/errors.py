@@ -56,6 +56,12 @@ class MatchNotRunning(MatchError):
     message = _("The match is not running.")
 
 
+class MatchRunning(MatchError):
+    code = "match_running"
+    status = 409
+    message = _("The match has not ended: its record is published when it ends.")
+
+
 class MatchWaiting(MatchError):
     code = "match_waiting"
     status = 409

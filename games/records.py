@@ -8,20 +8,23 @@ time (its own check of a running match), with every event as recorded.
 """
 from __future__ import annotations
 
-from engine.record import ENTROPY_CONTRIBUTED, SEED_REVEALED
-from engine.verify import RECORD_FORMAT, Report, verify_record
+from engine.record import BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, MATCH_OPENED, SEED_REVEALED, canonical
+from engine.verify import RECORD_FORMAT, RECORD_VERSION, Report, verify_record
 from games import store
 from games.models import Event, Match
-
-RECORD_VERSION = 1
 
 
 def match_record(match: Match) -> dict:
     """The record of a match, every event as recorded (callers decide who may have it)."""
     events = list(Event.objects.filter(match=match).order_by("seq"))
-    seats = [{"seat": s.index, "name": s.display_name, "kind": "bot" if s.bot else "person",
-              "bot": s.bot or None, "stand_in": s.stand_in or None}
-             for s in match.seats.select_related("user").order_by("index")]
+    opened = next((e.payload for e in events if e.type == MATCH_OPENED), None)
+    stand_ins = {e.payload.get("seat"): e.payload.get("policy") for e in events if e.type == BOT_TOOK_SEAT}
+    if opened is not None:  # the seats as the opening published them
+        seats = [{**p, "stand_in": stand_ins.get(p["seat"])} for p in opened["players"]]
+    else:  # recorded before openings published them
+        seats = [{"seat": s.index, "name": s.display_name, "kind": "bot" if s.bot else "person",
+                  "bot": s.bot or None, "stand_in": s.stand_in or None}
+                 for s in match.seats.select_related("user").order_by("index")]
     started = next((e.payload for e in events if e.type == "match_started"), {})
     revealed = next((e.payload.get("seed") for e in events if e.type == SEED_REVEALED), None)
     return {
@@ -29,7 +32,7 @@ def match_record(match: Match) -> dict:
         "version": RECORD_VERSION,
         "match": match.pk,
         "game": match.game,
-        "rules_version": started.get("rules_version", 1),
+        "rules_version": started.get("rules_version", 0),
         "options": match.options,
         "status": match.status,
         "seats": seats,
@@ -56,3 +59,42 @@ def match_verify(match: Match) -> Report:
     what is recorded now."""
     match.refresh_from_db()
     return verify_record(match_record(match), secret=None if match.has_ended else match.seed)
+
+
+def record_text(match: Match) -> str:
+    """A readable form of an ended match's record (like PGN for chess): header tags, then the
+    events in words, round by round. The JSON record is the one to verify."""
+    from engine.core import match_seed
+    from games import words
+
+    record = match_record(match)
+    names = [s["name"] for s in record["seats"]]
+    result = record["result"] or {}
+    placed = "; ".join(f"{place}. " + ", ".join(names[s] for s in group)
+                       for place, group in enumerate(result.get("ranking", []), start=1))
+    secret = record["secret"]
+    tags = [("Event", "cardleague match"), ("Game", match.get_game_display()), ("Match", str(match.pk)),
+            ("Rules", f"{match.game}/{record['rules_version']}"), ("Options", canonical(record["options"])),
+            ("Date", match.created_at.strftime("%Y.%m.%d")), ("Status", match.status),
+            *[(f"Seat{s['seat']}", f"{s['name']} ({s['bot'] + ' bot' if s['bot'] else 'person'})")
+              for s in record["seats"]],
+            ("Clock", canonical(record["clock"]) if record["clock"] else "-"),
+            ("Result", placed or "-"), ("Commitment", record["commitment"]), ("Secret", secret or "-")]
+    if secret and record["seed_scheme"] >= 2:
+        tags.append(("Seed", match_seed(secret, [c["value"] for c in sorted(record["contributions"],
+                                                                                key=lambda c: c["seat"])])))
+    tags.append(("Verify", f"python -m engine.verify match-{match.pk}.json"))
+    lines = ['[{} "{}"]'.format(key, str(value).replace("\\", "\\\\").replace('"', '\\"')) for key, value in tags]
+    round_no = 0
+    for e in record["events"]:
+        payload = e["payload"]
+        number = payload.get("round") if payload["type"] in ("round_dealt", "cards_dealt", "deal_started") else None
+        if number is None and payload["type"] in ("cards_dealt",) and round_no == 0:
+            number = 1
+        if number is not None and number != round_no:
+            round_no = number
+            lines += ["", f"Round {round_no}"]
+        sentence = words.event_words(match.game, payload, names)
+        if sentence:
+            lines.append(f"{e['seq']:>5}. {sentence}")
+    return "\n".join(lines) + "\n"

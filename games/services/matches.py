@@ -100,8 +100,10 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
                                  timeout_rule=timeout_rule)
     Seat.objects.bulk_create([Seat(match=match, index=i, user=s.user, bot=s.bot, name=s.name, status=s.status)
                               for i, s in enumerate(seats)])
-    store.append_events(match, [{"type": MATCH_OPENED, "seats": len(seats), "commitment": match.seed_commitment,
-                                 "seed_scheme": scheme}], seat=None, move=None)
+    store.append_events(match, [{"type": MATCH_OPENED, "game": game, "options": match.options,
+                                 "players": [seat_label(i, s) for i, s in enumerate(seats)],
+                                 "clock": match.clock, "timeout_rule": timeout_rule,
+                                 "commitment": match.seed_commitment, "seed_scheme": scheme}], seat=None, move=None)
     for index, spec in enumerate(seats):
         if spec.status == Seat.Status.JOINED:
             _contribute(match, index, spec.entropy)
@@ -111,6 +113,12 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
         match_id = match.pk
         transaction.on_commit(lambda: seats_invited.send(sender=Match, match_id=match_id, seats=invited))
     return match
+
+
+def seat_label(index: int, spec: SeatSpec) -> dict:
+    """A seat as the opening event publishes it: its number, name and kind (a bot's policy)."""
+    name = spec.name or (spec.user.get_username() if spec.user is not None else f"{spec.bot} bot {index}")
+    return {"seat": index, "name": name, "kind": "bot" if spec.bot else "person", "bot": spec.bot or None}
 
 
 def _contribute(match: Match, index: int, value: str | None) -> None:

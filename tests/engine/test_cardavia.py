@@ -590,7 +590,8 @@ def test_redact_removes_the_seed_and_the_deck_and_gives_each_seat_its_own_card()
     for seat in (None, 0, 1, 2, 3):
         text = json.dumps([GAME.redact(e, seat) for e in events])
         assert SEED not in text and "deck" not in text
-    assert GAME.redact(started, 2) == {"type": "match_started", "seats": 4, "options": {"lives": 3}}
+    assert GAME.redact(started, 2) == {"type": "match_started", "seats": 4, "options": {"lives": 3},
+                                       "rules_version": 1}
     assert GAME.redact(dealt, 2) == {"type": "cards_dealt", "round": 1, "dealer": 0, "resting": [],
                                      "order": [1, 2, 3, 0], "card": "8", "stock_size": 38}
     assert "card" not in GAME.redact(dealt, None)

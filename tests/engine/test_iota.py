@@ -573,7 +573,8 @@ def test_a_seat_resigns_once_and_only_from_a_seat_at_the_table():
 
 def test_redact_hides_the_seed_the_stock_and_other_hands():
     events = GAME.start(2, SEED, deck=stack([["B4S", "Y2T", "G1C", "R2C"], FILLER], "R3X"))
-    assert GAME.redact(events[0], 0) == {"type": "match_started", "seats": 2, "options": {"variant": "standard"}}
+    assert GAME.redact(events[0], 0) == {"type": "match_started", "seats": 2, "options": {"variant": "standard"},
+                                         "rules_version": 1}
     assert GAME.redact(events[1], 1) == {"type": "cards_dealt", "starter": "R3X", "hand_sizes": [4, 4],
                                          "stock_size": 57, "hand": FILLER}
     assert GAME.redact(events[1], None) == {"type": "cards_dealt", "starter": "R3X", "hand_sizes": [4, 4],
