@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from engine import record, registry
+from games import streams
 from engine.record import GENESIS_HASH, canonical, event_time  # noqa: F401 (the store's names for them)
 from games.models import ENTROPY_CONTRIBUTED, SEED_REVEALED, STORE_EVENTS, Event, Match, Snapshot
 
@@ -57,6 +58,7 @@ def append_events(match: Match, payloads: list[dict], *, seat: int | None, move:
         prev = h
     Event.objects.bulk_create(rows)
     match.last_seq, match.last_hash, match.moved_at = seq, prev, now
+    streams.match_changed(match.pk, seq)
     return rows
 
 

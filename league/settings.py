@@ -179,6 +179,12 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
+# Live streams (Server-Sent Events) fan out through Redis pub/sub; without it the pages poll.
+CARDLEAGUE_STREAMS_URL = os.environ.get("STREAMS_URL") or next(
+    (url for url in (CACHE_URL, CELERY_BROKER_URL) if url.startswith(("redis://", "rediss://"))), "")
+CARDLEAGUE_STREAMS_PREFIX = os.environ.get("STREAMS_PREFIX", "cardleague")
+CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT", "15"))
+
 # Event store: a snapshot of the folded state every N events bounds replay cost.
 CARDLEAGUE_SNAPSHOT_EVERY = int(os.environ.get("CARDLEAGUE_SNAPSHOT_EVERY", "200"))
 # Bots: moves one task plays before handing on to a fresh task.

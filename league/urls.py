@@ -9,6 +9,7 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 from ninja.throttling import AnonRateThrottle, AuthRateThrottle
 
 from engine import IllegalMove
+from games import streams
 from games.errors import DomainError, RateLimited, RequestTooLarge, http_error
 
 api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api",
@@ -65,6 +66,9 @@ def too_big(request, exc):
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # the live streams are Django's own async views (Server-Sent Events), in front of the API
+    path("api/matches/<int:match_id>/stream", streams.match_stream, name="match_stream"),
+    path("api/stream", streams.account_stream, name="account_stream"),
     path("api/", api.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from engine import registry
 from engine.bots import POLICY_NAMES
 from engine.core import is_contribution, match_seed, server_contribution
-from games import store
+from games import store, streams
 from games.errors import (InvitationClosed, MalformedRequest, MatchNotRunning, SeatedTwice, SeatForbidden)
 from games.models import (ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED, MATCH_OPENED, SEED_REVEALED, Event,
                           Match, Seat)
@@ -109,6 +109,9 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
             _contribute(match, index, spec.entropy)
     _start_or_wait(match, wake_bots=wake_bots)
     invited = [i for i, s in enumerate(seats) if s.invite]
+    for i in invited:
+        streams.notify_user(seats[i].user.pk, "invited", match=match.pk, game=game, seat=i,
+                            by=created_by.get_username() if created_by is not None else None)
     if invited:
         match_id = match.pk
         transaction.on_commit(lambda: seats_invited.send(sender=Match, match_id=match_id, seats=invited))
@@ -158,6 +161,9 @@ def _start_or_wait(match: Match, *, wake_bots: bool) -> None:
                                  deck=match.stacked_deck)
     store.append_events(match, payloads, seat=None, move=None)
     match.status = Match.Status.RUNNING
+    for seat in seats:
+        if seat.user_id is not None:
+            streams.notify_user(seat.user_id, "match_started", match=match.pk, game=match.game, seat=seat.index)
     state = engine_game.fold(payloads)
     settle(match, seats, state, mover=None)
     match.save(update_fields=["status", "last_seq", "last_hash", "moved_at", "bots_to_act"])

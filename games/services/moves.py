@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine import registry
-from games import store
+from games import store, streams
 from games.errors import MatchNotRunning, MatchWaiting, StaleSequence
 from games.models import BOT_TOOK_SEAT, SEED_REVEALED, Event, Match, Seat
 
@@ -90,6 +90,12 @@ def settle(match: Match, seats: list[Seat], state, *, mover: int | None) -> list
     from games.services.clocks import move_deadlines
 
     move_deadlines(match, seats, view, mover=mover)
+    turn = view.get("turn")
+    if turn is not None and turn != mover:
+        holder = next((s for s in seats if s.index == turn), None)
+        if holder is not None and holder.user_id is not None and not holder.policy:
+            streams.notify_user(holder.user_id, "your_turn", match=match.pk, game=match.game, seat=turn,
+                                deadline=holder.deadline.isoformat() if holder.deadline else None)
     actors = set(view["to_act"])
     match.bots_to_act = any(s.policy and s.index in actors for s in seats)
     return rows

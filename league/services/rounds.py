@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.bots import policies_for
+from games import streams
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
 from league import pairing, selectors
@@ -221,7 +222,12 @@ def round_start(*, round_id: int) -> Round:
     for table_id in decided:
         table_record(table_id=table_id)
     _enqueue_tables(to_play)
-    if not _inline.get() and TableSeat.objects.filter(table__round=rnd, entrant__player__user__isnull=False).exists():
+    people = list(TableSeat.objects.filter(table__round=rnd, entrant__player__user__isnull=False)
+                  .values_list("entrant__player__user_id", "table__match_id"))
+    for user_id, match_id in people:
+        streams.notify_user(user_id, "round_started", tournament=rnd.tournament_id, round=rnd.number,
+                            match=match_id)
+    if people and not _inline.get():
         from league import tasks
 
         transaction.on_commit(partial(tasks.notify_round.delay, rnd.pk))
