@@ -8,10 +8,12 @@ No Django here. Players are plain ids; a table is a tuple of ids in seat order
   table when everybody fits, otherwise rounds of tables chosen so that every
   pair meets (a greedy covering), with seats balanced.
 - ``swiss_pairs``: two-seat Swiss as a maximum-weight perfect matching
-  (networkx) whose weights are lexicographic: fewest rematches, then no
-  absolute first-seat conflict, then the smallest score differences, then mild
-  seat preferences, then top half against bottom half inside a score group;
-  the bye (odd field) goes to the lowest-ranked player without one.
+  (networkx) whose weights are lexicographic: fewest rematches, then nobody
+  past two more of one seat than the other, then no other absolute first-seat
+  conflict, then the smallest score differences, then milder seat preferences,
+  then top half against bottom half inside a score group; the bye (odd field)
+  goes to the lowest-ranked player without one. Seats at a table follow FIDE's
+  colour allocation (the wider imbalance first between two absolute needs).
 - ``swiss_tables``: 3+ seats: tables cut from the ranking (score groups), then
   improved by swaps to avoid players meeting again, seats rotated.
 - ``knockout_slots`` / ``knockout_next``: single elimination with standard
@@ -239,9 +241,10 @@ def _key(a: int, b: int) -> tuple[int, int]:
 def seat_preference(seats: Sequence[int]) -> tuple[int, int]:
     """(wanted seat or -1, strength) from a player's seat history.
 
-    Strength 2 (absolute): the difference between first and second seats is 2 or
-    more, or the last two seats were the same; 1 (mild): any other history
-    that leans (an imbalance, else the seat not held last); 0: no history.
+    Strength, as FIDE's colour preferences: 3 (absolute): the difference between
+    first and second seats is 2 or more, or the last two seats were the same;
+    2 (strong): the difference is 1; 1 (mild): no difference, the seat not held
+    last; 0: no history.
     """
     if not seats:
         return -1, 0
@@ -251,8 +254,14 @@ def seat_preference(seats: Sequence[int]) -> tuple[int, int]:
         want = 1 if diff > 0 else 0
     else:
         want = 1 - last
-    strong = abs(diff) >= 2 or (len(seats) >= 2 and seats[-1] == seats[-2] == 1 - want)
-    return want, 2 if strong else 1
+    if abs(diff) >= 2 or (len(seats) >= 2 and seats[-1] == seats[-2] == 1 - want):
+        return want, 3
+    return want, 2 if diff else 1
+
+
+def seat_imbalance(seats: Sequence[int]) -> int:
+    """|first seats - second seats|: the seat rule keeps it at 2 or less."""
+    return abs(seats.count(0) - seats.count(1))
 
 
 def _lexicographic(levels: list[tuple[int, int]]) -> list[int]:
@@ -271,10 +280,13 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
     minus lexicographic penalties:
     1. times the two have already met (so rematches happen only when no
        perfect matching without them exists);
-    2. both have the same absolute seat preference;
-    3. (score difference)²;
-    4. both have the same mild seat preference;
-    5. inside one score group, distance from "top half meets bottom half".
+    2. both already hold one seat twice more than the other, the same seat
+       (one of them would go to three more: the seat rule's hard limit);
+    3. both have the same absolute seat preference otherwise (one of them gets
+       a seat three times in a row);
+    4. (score difference)²;
+    5. both have the same milder seat preference;
+    6. inside one score group, distance from "top half meets bottom half".
     An odd field adds a bye vertex joined to players without a bye (everyone,
     if all have had one), preferring the lowest score, then the lowest rank.
     """
@@ -289,6 +301,7 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
     rank = {p.id: i for i, p in enumerate(players)}
     met = {p.id: Counter(p.opponents) for p in players}
     prefs = {p.id: seat_preference(p.seats) for p in players}
+    imbalance = {p.id: seat_imbalance(p.seats) for p in players}
     groups: dict[int, list[int]] = {}
     for p in players:
         groups.setdefault(p.score, []).append(p.id)
@@ -297,23 +310,27 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
     lo, hi = min(scores.values()), max(scores.values())
     edges_in_matching = n // 2 + 1
     max_met = max([c for m in met.values() for c in m.values()] + [0])
-    per_edge = [max_met + 1, 1, (hi - lo) ** 2 + (hi - lo) + n, 1, n]
+    per_edge = [max_met + 1, 1, 1, (hi - lo) ** 2 + (hi - lo) + n, 1, n]
     levels = [(most, edges_in_matching) for most in per_edge]
-    s_met, s_strong, s_score, s_mild, s_half = _lexicographic(levels)
+    s_met, s_limit, s_strong, s_score, s_mild, s_half = _lexicographic(levels)
     top = s_met * (levels[0][0] * levels[0][1] + 1)
 
     graph = nx.Graph()
     for a, b in itertools.combinations(players, 2):
         pa, pb = prefs[a.id], prefs[b.id]
         same_pref = pa[0] >= 0 and pa[0] == pb[0]
-        strong = 1 if same_pref and min(pa[1], pb[1]) == 2 else 0
-        mild = 1 if same_pref and not strong else 0
+        # _seat_pair gives the seat to the wider imbalance, so the limit only
+        # breaks when both are already at it
+        limit = 1 if same_pref and min(imbalance[a.id], imbalance[b.id]) >= 2 else 0
+        strong = 1 if same_pref and not limit and min(pa[1], pb[1]) == 3 else 0
+        mild = 1 if same_pref and not limit and not strong else 0
         half = 0
         if a.score == b.score:
             ia, size = pos_in_group[a.id]
             ib, _ = pos_in_group[b.id]
             half = abs(abs(ia - ib) - size // 2)
-        penalty = (met[a.id][b.id] * s_met + strong * s_strong + (a.score - b.score) ** 2 * s_score
+        penalty = (met[a.id][b.id] * s_met + limit * s_limit + strong * s_strong
+                   + (a.score - b.score) ** 2 * s_score
                    + mild * s_mild + half * s_half)
         graph.add_edge(a.id, b.id, weight=top - penalty)
     if n % 2:
@@ -328,23 +345,30 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
         if BYE in (a, b):
             byes.append(a if b == BYE else b)
             continue
-        tables.append(_seat_pair(a, b, rank, prefs))
+        tables.append(_seat_pair(a, b, rank, prefs, imbalance))
     tables.sort(key=lambda t: min(rank[t[0]], rank[t[1]]))
     return Pairing(tuple(tables), tuple(byes))
 
 
-def _seat_pair(a: int, b: int, rank: dict, prefs: dict) -> tuple[int, int]:
-    """Who takes seat 0: satisfy both preferences when they differ; otherwise the
-    stronger preference wins, then the higher-ranked player's."""
+def _seat_pair(a: int, b: int, rank: dict, prefs: dict, imbalance: dict) -> tuple[int, int]:
+    """Who takes seat 0, as FIDE allocates colours: satisfy both preferences
+    when they differ; otherwise the stronger preference wins (absolute, then
+    strong, then mild); between two absolute ones the wider seat imbalance
+    (so that nobody goes past two more of one seat while the other can take
+    three in a row instead); then the higher-ranked player's."""
     (wa, sa), (wb, sb) = prefs[a], prefs[b]
     if rank[b] < rank[a]:
         a, b, wa, sa, wb, sb = b, a, wb, sb, wa, sa
     # a is the higher ranked
-    if wa >= 0 and (sa >= sb or wb != wa or wb < 0):
-        return (a, b) if wa == 0 else (b, a)
-    if wb >= 0:
+    if wa < 0 and wb < 0:
+        return (a, b)
+    if wa < 0 or wb < 0 or wa != wb:
+        # at most one preference, or two that fit together
+        want_a = wa if wa >= 0 else 1 - wb
+        return (a, b) if want_a == 0 else (b, a)
+    if (sb, imbalance[b]) > (sa, imbalance[a]):
         return (b, a) if wb == 0 else (a, b)
-    return (a, b)
+    return (a, b) if wa == 0 else (b, a)
 
 
 # ---------------------------------------------------------------------------

@@ -150,6 +150,46 @@ def test_swiss_keeps_first_seats_balanced(n, outcomes):
         assert abs(2 * firsts - len(h["seats"])) <= 2, h
 
 
+class _Results:
+    """Stands in for Hypothesis's ``data`` in ``_simulate_swiss``: fixed results, then first-seat wins."""
+
+    def __init__(self, results):
+        self._results = iter(results)
+
+    def draw(self, _strategy):
+        return next(self._results, 0)
+
+
+def test_swiss_seat_rule_never_three_more_of_one_seat_when_the_other_player_can_yield():
+    # given six players before the last round of five (found by Hypothesis): only 0-5, 2-4 and
+    # 1-3 avoid rematches; 3 has held seat 0 once and seat 1 three times, 1 has held seat 1 in
+    # the last two rounds (seats 0, 0, 1, 1): both must have seat 0 by FIDE's absolute rules
+    field = [Contender(0, 6, (3, 1, 4, 2), 0, (0, 1, 0, 0)), Contender(2, 5, (5, 3, 1, 0), 0, (0, 1, 0, 1)),
+             Contender(1, 4, (4, 0, 2, 5), 0, (0, 0, 1, 1)), Contender(4, 4, (1, 5, 0, 3), 0, (1, 0, 1, 0)),
+             Contender(5, 4, (2, 4, 3, 1), 0, (1, 1, 0, 0)), Contender(3, 1, (0, 2, 5, 4), 0, (1, 0, 1, 1))]
+    # when
+    p = pairing.swiss_pairs(field)
+    # then the wider imbalance wins: 3 takes seat 0 (1 gets seat 1 a third time in a row, but
+    # stays within two of balance); before, the higher rank won and 3 went to three more
+    assert set(p.tables) == {(5, 0), (2, 4), (3, 1)}
+    # and the whole tournament of the example keeps everyone within two
+    history = _simulate_swiss(6, 5, _Results([0, 0, 0, 0, 1]), lambda *a: None)
+    assert all(abs(2 * h["seats"].count(0) - len(h["seats"])) <= 2 for h in history.values()), history
+
+
+def test_swiss_seat_rule_keeps_two_players_at_the_limit_apart():
+    # given four players on the same score who have not met, all needing seat 0: 0 and 2 have held
+    # seat 1 twice more than seat 0 (whichever of them took seat 1 would be three over), 1 and 3
+    # have held seat 1 in the last two rounds (a third time in a row is the lesser breach)
+    field = [Contender(0, 2, (10, 11, 12, 13), 0, (1, 0, 1, 1)), Contender(1, 2, (14, 15, 16, 17), 0, (0, 0, 1, 1)),
+             Contender(2, 2, (18, 19, 20, 21), 0, (1, 1, 0, 1)), Contender(3, 2, (22, 23, 24, 25), 0, (0, 0, 1, 1))]
+    # when
+    p = pairing.swiss_pairs(field)
+    # then 0 and 2 do not meet (though top half against bottom half would pair them) and both take seat 0
+    assert frozenset((0, 2)) not in {frozenset(t) for t in p.tables}
+    assert {t[0] for t in p.tables} == {0, 2}
+
+
 def test_swiss_pairs_inside_score_groups_top_half_against_bottom_half():
     # given eight players: four on 2 points, four on 0, nobody has met
     field = [Contender(i, 2 if i < 4 else 0) for i in range(8)]
