@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated
+from typing import Annotated, Literal
 
 from django.conf import settings
 from django.utils import timezone
 from django_ratelimit.core import get_usage
 from ninja import Path, Query, Router, Schema
+from pydantic import Field, StringConstraints
 from ninja.errors import Throttled
 from ninja.security import HttpBearer, SessionAuth as NinjaSessionAuth
 
@@ -87,6 +88,18 @@ class MatchOut(Schema):
 
 
 class JoinIn(Body):
+    entropy: Entropy | None = None
+
+
+class ChallengeIn(Body):
+    """Challenge people or outside bots (by username) to a match: they accept (``/join``) or decline."""
+    game: Literal["cardavia", "iota", "karuselis", "livol", "uno_flip"]
+    opponents: Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=150)]],
+                         Field(min_length=1, max_length=9)]
+    seats: Annotated[int, Field(ge=2, le=10)] | None = None
+    bots: Literal["random", "greedy"] = "greedy"
+    options: dict = {}
+    clock: dict | None = None
     entropy: Entropy | None = None
 
 
@@ -270,6 +283,17 @@ def _nesting(text: str) -> int:
 
 
 invitations_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["matches"])
+challenges_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["matches"])
+
+
+@challenges_router.post("", response={201: MatchOut, **errors(400, 401, 404, 413, 429)})
+def challenge(request, payload: ChallengeIn):
+    """Challenge other accounts to a match of ``game`` (``seats`` in all: bots fill those left); you
+    are at the table with your ``entropy``; the match starts when every opponent has accepted."""
+    match = services.challenge_create(challenger=request.user, opponents=payload.opponents, game=payload.game,
+                                      seats=payload.seats, bots=payload.bots, options=payload.options,
+                                      clock=payload.clock, entropy=payload.entropy)
+    return 201, match_detail(request, match.pk)
 
 
 @invitations_router.get("", response={200: list[InvitationOut], **errors(401, 429)})

@@ -92,6 +92,18 @@ class RequestTooLarge(DomainError):
     message = _("The request is too large.")
 
 
+class UnknownPlayer(MatchError):
+    code = "unknown_player"
+    status = 404
+    message = _("No such player.")
+
+
+class BadMatchSettings(MatchError):
+    code = "bad_match_settings"
+    status = 400
+    message = _("The game does not take these settings.")
+
+
 class SeatedTwice(MatchError):
     code = "seated_twice"
     status = 400

@@ -44,3 +44,8 @@ class SettingsForm(forms.Form):
         label=_("E-mail me when a correspondence turn or a new tournament round waits for me"), required=False)
     language = forms.ChoiceField(label=_("Language"), required=False,
                                  choices=[("", _("my browser's"))] + list(settings.LANGUAGES))
+
+
+class BotAccountForm(forms.Form):
+    name = forms.RegexField(label=_("Bot's username"), max_length=40, regex=r"^[\w.@+-]+\Z",
+                            help_text=_("Your program plays as this account through the API; it is shown as a bot."))

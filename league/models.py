@@ -89,6 +89,12 @@ class PlayerProfile(models.Model):
         help_text=_("An e-mail when a correspondence turn or a new tournament round waits for you."))
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES,
                                 help_text=_("The site's language for you; empty: your browser's."))
+    is_bot_account = models.BooleanField(
+        _("outside bot"), default=False,
+        help_text=_("An account played by a program through the API (its owner's), shown as a bot."))
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="bot_accounts", verbose_name=_("owner"),
+                              help_text=_("The person who runs this outside bot."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -107,7 +113,13 @@ class PlayerProfile(models.Model):
 
     @property
     def is_bot(self) -> bool:
+        """A bot the server plays (a policy), not a person's seat."""
         return bool(self.bot_policy)
+
+    @property
+    def shows_as_bot(self) -> bool:
+        """Marked as a bot in standings and pages: a server bot, or an outside bot account."""
+        return bool(self.bot_policy) or self.is_bot_account
 
 
 class ClubInvite(models.Model):

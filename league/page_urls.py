@@ -16,5 +16,7 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/signup/<str:token>/", views.signup, name="signup_invited"),
     path("accounts/settings/", views.account_settings, name="account_settings"),
+    path("accounts/bots/new/", views.bot_account_new, name="bot_account_new"),
+    path("accounts/bots/<int:user_id>/token/", views.bot_token_new, name="bot_token_new"),
     path("join/<str:token>/", views.club_join, name="club_join"),
 ]

@@ -20,13 +20,16 @@ Byes and void tables give no opponents. Players equal on every criterion share a
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Iterable, Sequence
 
 from django.db.models import Count, Max, Prefetch, Q
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
@@ -206,6 +209,30 @@ def stage_label(stage: int, rounds: int, seats: int) -> str:
     return str(_("Round %(n)s") % {"n": stage})
 
 
+TIE_BREAK_HELP = {
+    "head_to_head": _("among the players still tied: the points each took from the others in the matches "
+                      "between them"),
+    "buchholz": _("the match points of every opponent met, added up: a harder draw counts more"),
+    "median_buchholz": _("Buchholz without the highest- and the lowest-scoring opponent"),
+    "sonneborn_berger": _("opponents' match points: in full for each one finished above, half for each tie"),
+    "wins": _("matches won outright"),
+}
+
+
+def tie_break_help(key: str, league: League, seats: int, higher_game_points: bool = True) -> str:
+    """One line saying what a standings column counts (the legend under the table, the header's title)."""
+    if key == "match_points":
+        if seats == 2:
+            return str(_("points for results: %(win)s for a win, %(draw)s for a draw, %(loss)s for a loss") % {
+                "win": num(league.win_points), "draw": num(league.draw_points), "loss": num(league.loss_points)})
+        return str(_("points by place at each table; tied places share them"))
+    if key == "game_points":
+        if higher_game_points:
+            return str(_("the game's own score, summed over all matches; more is better"))
+        return str(_("the game's own score, summed over all matches; fewer is better in this game"))
+    return str(TIE_BREAK_HELP[key])
+
+
 def standings(tournament: Tournament) -> dict:
     """The standings table: positions, tie-break columns with values, W/D/L, byes, forfeits, withdrawals."""
     league = tournament.league
@@ -215,9 +242,10 @@ def standings(tournament: Tournament) -> dict:
     stages = knockout_stages(tournament) if knockout else {}
     entries = [Entry(s.entrant_id, s.entrant.seed, s.points, s.game_points, s.wins, stages.get(s.entrant_id, 0))
                for s in rows]
+    higher_game_points = higher_game_points_win(tournament)
     ranked = rank_entries(entries, _placed_tables(tournament), order, win=league.win_points,
                           draw=league.draw_points, loss=league.loss_points,
-                          higher_game_points=higher_game_points_win(tournament))
+                          higher_game_points=higher_game_points)
     by_entrant = {s.entrant_id: s for s in rows}
     withdrawn = _withdrawals(tournament)
     out = []
@@ -226,7 +254,7 @@ def standings(tournament: Tournament) -> dict:
         player = s.entrant.player
         out.append({
             "position": r.position, "entrant_id": r.id, "player_id": player.pk, "name": player.name,
-            "is_bot": player.is_bot, "seed": s.entrant.seed,
+            "is_bot": player.shows_as_bot, "seed": s.entrant.seed,
             "values": [num(r.values.get(k)) for k in order], "raw": {k: r.values.get(k) for k in order},
             "played": s.played, "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes,
             "forfeits": s.forfeits, "withdrawn": withdrawn.get(r.id),
@@ -235,7 +263,9 @@ def standings(tournament: Tournament) -> dict:
             if knockout else "",
         })
     return {"tournament": tournament, "order": order, "knockout": knockout,
-            "columns": [{"key": k, "label": str(TIE_BREAKS[k]), "short": str(TIE_BREAK_SHORT[k])} for k in order],
+            "columns": [{"key": k, "label": str(TIE_BREAKS[k]), "short": str(TIE_BREAK_SHORT[k]),
+                         "help": tie_break_help(k, league, tournament.seats_per_table, higher_game_points)}
+                        for k in order],
             "rows": out, "forfeit_rule": league.get_forfeit_rule_display()}
 
 
@@ -261,10 +291,17 @@ def table_winner(table: Table) -> int | None:
     seats = list(table.seats.select_related("entrant").filter(forfeited=False))
     if not seats:
         return None
-    tournament = table.round.tournament
-    sign = 1 if higher_game_points_win(tournament) else -1
-    return min(seats, key=lambda s: (s.place if s.place is not None else 10 ** 6,
-                                     -sign * (s.game_points or 0), s.entrant.seed)).entrant_id
+    return best_seat([(s.entrant_id, s.place, s.game_points, s.entrant.seed) for s in seats],
+                     higher_game_points_win(table.round.tournament))
+
+
+def best_seat(seats: Iterable[tuple[int, int | None, int | None, int]], higher_game_points: bool) -> int | None:
+    """Among (entrant id, place, game points, seed) of the seats still playing, who goes through:
+    the best place, then game points, then the better seed (``table_winner``'s rule, without queries)."""
+    sign = 1 if higher_game_points else -1
+    best = min(seats, key=lambda s: (s[1] if s[1] is not None else 10 ** 6, -sign * (s[2] or 0), s[3]),
+               default=None)
+    return best[0] if best is not None else None
 
 
 # ---------------------------------------------------------------------------
@@ -299,14 +336,28 @@ def _seat_rows(table: Table) -> list[dict]:
     out = []
     for s in table.seats.all():
         player = s.entrant.player
-        out.append({"name": player.name, "player_id": player.pk, "entrant_id": s.entrant_id, "is_bot": player.is_bot,
-                    "place": s.place, "points": num(s.points), "game_points": s.game_points,
+        out.append({"name": player.name, "player_id": player.pk, "entrant_id": s.entrant_id, "is_bot": player.shows_as_bot,
+                    "seed": s.entrant.seed, "place": s.place, "points": num(s.points), "game_points": s.game_points,
                     "forfeited": s.forfeited, "match_seat": s.match_seat})
     return out
 
 
+def round_dates(rnd: Round) -> dict:
+    """When a round was played: started and closed (as they happened), and the date it was scheduled
+    for (``scheduled_on``; ``show_scheduled`` unless it started on that very day, as then it says nothing more).
+
+    ``same_day``: it closed on the day it started (local time), so the close needs only a time."""
+    started, closed, scheduled = rnd.started_at, rnd.closed_at, rnd.scheduled_on
+    same_day = bool(started and closed
+                    and timezone.localtime(started).date() == timezone.localtime(closed).date())
+    show_scheduled = bool(scheduled and not (started and scheduled == timezone.localtime(started).date()))
+    return {"scheduled_on": scheduled, "show_scheduled": show_scheduled, "started_at": started, "closed_at": closed,
+            "same_day": same_day}
+
+
 def tournament_rounds(tournament: Tournament) -> list[dict]:
-    """Round by round: each table's players, their places and points, and links to the match."""
+    """Round by round: when it was played, each table's players, their places and points, and links to
+    the match."""
     rounds = (tournament.round_set.order_by("number").prefetch_related(
         Prefetch("tables", queryset=Table.objects.order_by("number").select_related("match")
                  .prefetch_related(Prefetch("seats", queryset=TableSeat.objects.order_by("position")
@@ -328,30 +379,80 @@ def tournament_rounds(tournament: Tournament) -> list[dict]:
             })
         match_tables = [t for t in tables if not t["bye"]]
         out.append({"id": rnd.pk, "number": rnd.number, "status": rnd.status, "status_label": rnd.get_status_display(),
-                    "scheduled_on": rnd.scheduled_on, "tables": tables,
+                    **round_dates(rnd), "tables": tables,
                     "finished": sum(1 for t in match_tables if t["decided"]), "total": len(match_tables)})
     return out
 
 
 def tournament_bracket(tournament: Tournament, rounds: list[dict] | None = None) -> list[dict]:
-    """Knockout: the rounds as bracket columns (tables in bracket order, the winner marked)."""
+    """Knockout: one column per round, each a list of slots in bracket order.
+
+    Table k of a round feeds table ceil(k / seats) of the next (``pairing.knockout_next``), so the
+    slots of a column come in groups of ``seats`` that feed one slot of the next column (``next``);
+    drawn with every slot of a column the same height, the connector lines meet in the middle.
+    A slot holds its table (the seats, who goes through marked ``winner``) or, in a round not paired
+    yet, the players already known to reach it (``waiting``; ``None`` for a table still to finish).
+    ``tables`` lists the column's tables, each with its ``winner`` (an entrant id).
+    """
     if tournament.format != Tournament.Format.KNOCKOUT:
         return []
     rounds = rounds if rounds is not None else tournament_rounds(tournament)
     seats = tournament.seats_per_table
     total = tournament.rounds or len(rounds)
-    columns = []
-    for rnd in rounds:
-        tables = []
-        for t in rnd["tables"]:
-            winner = None
-            if t["decided"]:
-                winner = table_winner(Table.objects.select_related("round__tournament").get(pk=t["id"]))
-            tables.append({**t, "winner": winner})
-        columns.append({"number": rnd["number"], "label": stage_label(rnd["number"], total, seats), "tables": tables})
-    for number in range(len(rounds) + 1, total + 1):
-        columns.append({"number": number, "label": stage_label(number, total, seats), "tables": []})
+    higher = higher_game_points_win(tournament)
+    by_number = {r["number"]: r for r in rounds}
+    columns: list[dict] = []
+    previous: list[dict] = []  # the previous column's slots
+    for number in range(1, total + 1):
+        rnd = by_number.get(number)
+        tables = {t["number"]: t for t in rnd["tables"]} if rnd else {}
+        size = max(seats ** (total - number), max(tables, default=0))
+        slots, tables_out = [], []
+        for n in range(1, size + 1):
+            feeders = [f for f in previous[(n - 1) * seats:n * seats] if f["live"]]
+            slot = {"round": number, "number": n, "next": (n - 1) // seats + 1 if number < total else None,
+                    "table": None, "seats": [], "winner": None, "decided": False, "waiting": [], "live": False}
+            table = tables.get(n)
+            if table is not None:
+                winner = None
+                if table["bye"] or table["decided"]:
+                    winner = best_seat([(s["entrant_id"], s["place"], s["game_points"], s["seed"])
+                                        for s in table["seats"] if not s["forfeited"]], higher)
+                seat_rows = [{**s, "winner": s["entrant_id"] == winner} for s in table["seats"]]
+                slot.update(table=table, seats=seat_rows, winner=winner, decided=winner is not None, live=True)
+                tables_out.append({**table, "seats": seat_rows, "winner": winner})
+            elif rnd is None and feeders:
+                slot.update(live=True, waiting=[next((s for s in f["seats"] if s["winner"]), None) for f in feeders])
+            slots.append(slot)
+        previous = slots
+        scheduled = _scheduled_on(tournament, number)
+        dates = round_dates_of(rnd) if rnd else {"scheduled_on": scheduled, "show_scheduled": bool(scheduled),
+                                                 "started_at": None, "closed_at": None, "same_day": False}
+        columns.append({
+            "number": number, "label": stage_label(number, total, seats), "paired": rnd is not None,
+            "status_label": rnd["status_label"] if rnd else "", **dates, "tables": tables_out,
+            "groups": [slots[i:i + seats] for i in range(0, len(slots), seats)] if number < total else [slots],
+        })
     return columns
+
+
+def round_dates_of(rnd: dict) -> dict:
+    return {k: rnd[k] for k in ("scheduled_on", "show_scheduled", "started_at", "closed_at", "same_day")}
+
+
+def _scheduled_on(tournament: Tournament, number: int):
+    """The date a round not paired yet is planned for (the tournament's first date and its spacing)."""
+    if not tournament.starts_on:
+        return None
+    return tournament.starts_on + timedelta(days=tournament.days_between_rounds * (number - 1))
+
+
+def bracket_champion(bracket: list[dict]) -> dict | None:
+    """The seat row of whoever won the final (None until it is decided)."""
+    if not bracket or not bracket[-1]["groups"] or not bracket[-1]["groups"][0]:
+        return None
+    final = bracket[-1]["groups"][0][0]
+    return next((s for s in final["seats"] if s["winner"]), None)
 
 
 def tournament_fixtures(tournament: Tournament) -> list[dict]:
@@ -369,12 +470,7 @@ def tournament_fixtures(tournament: Tournament) -> list[dict]:
     for number, p in enumerate(schedule, start=1):
         if number <= done:
             continue
-        when = None
-        if tournament.starts_on:
-            from datetime import timedelta
-
-            when = tournament.starts_on + timedelta(days=tournament.days_between_rounds * (number - 1))
-        out.append({"number": number, "scheduled_on": when,
+        out.append({"number": number, "scheduled_on": _scheduled_on(tournament, number),
                     "tables": [[field[i].player.name for i in t] for t in p.tables],
                     "rests": [field[i].player.name for i in p.byes]})
     return out
@@ -382,10 +478,11 @@ def tournament_fixtures(tournament: Tournament) -> list[dict]:
 
 def tournament_page(tournament: Tournament) -> dict:
     rounds = tournament_rounds(tournament)
+    bracket = tournament_bracket(tournament, rounds)
     return {
         "tournament": tournament, "league": tournament.league, "club": tournament.league.club,
         "progress": tournament_progress(tournament), "standings": standings(tournament), "rounds": rounds,
-        "bracket": tournament_bracket(tournament, rounds), "fixtures": tournament_fixtures(tournament),
+        "bracket": bracket, "champion": bracket_champion(bracket), "fixtures": tournament_fixtures(tournament),
         "entrants": list(tournament.entrants.select_related("player").order_by("seed", "pk")),
     }
 
@@ -439,29 +536,138 @@ def league_page(league: League) -> dict:
 def ratings_for_game(game: str, limit: int = 100) -> list[dict]:
     rows = Rating.objects.filter(game=game).select_related("player")
     ranked = sorted(rows, key=lambda r: (-r.ordinal, r.player.name))[:limit]
-    return [{"position": i, "player_id": r.player_id, "name": r.player.name, "is_bot": r.player.is_bot,
+    return [{"position": i, "player_id": r.player_id, "name": r.player.name, "is_bot": r.player.shows_as_bot,
              "rating": round(r.ordinal, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "matches": r.matches}
             for i, r in enumerate(ranked, start=1)]
 
 
-def rating_chart(points: Sequence[float], width: int = 560, height: int = 160, pad: int = 24) -> dict:
-    """An inline SVG polyline for a rating history (oldest first)."""
+# The rating chart: an SVG drawn on the server (no script), in viewBox units.
+CHART_WIDTH, CHART_HEIGHT = 480, 250
+CHART_MARGIN = {"top": 14, "right": 22, "bottom": 52, "left": 58}
+# Steps between date ticks: seconds within a day, then days, then months.
+_SECOND_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200)
+_DAY_STEPS = (1, 2, 3, 7, 14)
+_MONTH_STEPS = (1, 2, 3, 6, 12, 24, 60)
+
+
+def _svg(value: float) -> str:
+    """A coordinate for an SVG attribute: a dot as the decimal mark whatever the language."""
+    return f"{value:.1f}"
+
+
+def value_ticks(low: float, high: float, most: int = 5) -> list[float]:
+    """Round values (1, 2, 2.5 or 5 times a power of ten apart) from below ``low`` to above ``high``."""
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    raw = (high - low) / (most - 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if raw <= m * magnitude * (1 + 1e-9))
+    first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+    return [round(i * step, 10) for i in range(first, last + 1)]
+
+
+def _add_months(moment: datetime, months: int) -> datetime:
+    index = moment.year * 12 + moment.month - 1 + months
+    return moment.replace(year=index // 12, month=index % 12 + 1)
+
+
+def date_ticks(first: datetime, last: datetime, most: int = 5) -> tuple[list[datetime], str]:
+    """Round moments (local time) between ``first`` and ``last``, at the smallest step that gives at
+    most ``most`` of them, and the format that labels them (``django.utils.formats``)."""
+    first, last = timezone.localtime(first), timezone.localtime(last)
+    span = (last - first).total_seconds()
+    midnight = first.replace(hour=0, minute=0, second=0, microsecond=0)
+    for step in _SECOND_STEPS:
+        if span / step < most:
+            offset = math.ceil((first - midnight).total_seconds() / step) * step
+            ticks, moment = [], midnight + timedelta(seconds=offset)
+            while moment <= last:
+                ticks.append(moment)
+                moment += timedelta(seconds=step)
+            return ticks, ("H:i:s" if step < 60 else "TIME_FORMAT")
+    day_format = "MONTH_DAY_FORMAT" if first.year == last.year else "SHORT_DATE_FORMAT"
+    start_day = midnight if midnight == first else midnight + timedelta(days=1)
+    for step in _DAY_STEPS:
+        if span / (step * 86400) < most:
+            ticks, moment = [], start_day
+            if step % 7 == 0:
+                moment += timedelta(days=-moment.weekday() % 7)  # weeks start on Monday
+            while moment <= last:
+                ticks.append(moment)
+                moment += timedelta(days=step)  # wall-clock days: midnight stays midnight
+            return ticks, day_format
+    month = midnight.replace(day=1)
+    if month < first:
+        month = _add_months(month, 1)
+    for step in _MONTH_STEPS:
+        if span / (step * 30.4 * 86400) < most:
+            break
+    ticks = []
+    while month <= last:
+        ticks.append(month)
+        month = _add_months(month, step)
+    return ticks, ("YEAR_MONTH_FORMAT" if step < 12 else "Y")
+
+
+def rating_chart(points: Sequence[tuple[datetime, float]], *, start: float | None = None) -> dict:
+    """The rating over time as an inline SVG: a line with a dot per rated match, dates on the x axis,
+    the rating on the y axis, round ticks on both and a title on each.
+
+    ``points``: (played at, rating after the match), oldest first; ``start``: the rating before the
+    first match (drawn at the first match's time). Coordinates are strings in viewBox units.
+    """
+    width, height, m = CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN
+    left, right, top, bottom = m["left"], width - m["right"], m["top"], height - m["bottom"]
+    chart = {"width": width, "height": height, "left": left, "right": right, "top": top, "bottom": bottom,
+             "polyline": "", "dots": [], "x_ticks": [], "y_ticks": [],
+             "y_title": str(_("Rating")), "x_title": "",
+             "y_title_transform": f"translate(14 {_svg((top + bottom) / 2)}) rotate(-90)",
+             "x_title_x": _svg((left + right) / 2), "x_title_y": _svg(height - 6)}
     if not points:
-        return {"width": width, "height": height, "pad": pad, "polyline": "", "dots": [], "low_label": "",
-                "high_label": ""}
-    low, high = min(points), max(points)
-    span = (high - low) or 1.0
-    n = len(points)
-    coords = []
-    for i, v in enumerate(points):
-        x = pad + (width - 2 * pad) * (i / (n - 1) if n > 1 else 0.5)
-        y = height - pad - (height - 2 * pad) * ((v - low) / span)
-        coords.append((round(x, 1), round(y, 1)))
-    # strings, so that no locale's decimal comma reaches the SVG attributes
-    return {"width": width, "height": height, "pad": pad,
-            "polyline": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
-            "dots": [{"x": f"{x:.1f}", "y": f"{y:.1f}", "label": f"{v:.2f}"} for (x, y), v in zip(coords, points)],
-            "low_label": f"{low:.2f}", "high_label": f"{high:.2f}"}
+        return chart
+    series = ([(points[0][0], start, True)] if start is not None else []) + [(t, v, False) for t, v in points]
+    first, last = points[0][0], points[-1][0]
+    span = (last - first).total_seconds()
+    inset = 10  # keep the first and last dots off the axes
+    x_of = ((lambda t: left + inset + (right - left - 2 * inset) * (t - first).total_seconds() / span) if span
+            else (lambda t: (left + right) / 2))
+    values = value_ticks(min(v for _t, v, _s in series), max(v for _t, v, _s in series))
+    low, high = values[0], values[-1]
+
+    def y_of(v: float) -> float:
+        return bottom - (bottom - top) * (v - low) / (high - low)
+
+    decimals = next(d for d in range(4) if all(abs(v * 10 ** d - round(v * 10 ** d)) < 1e-6 for v in values))
+    chart["y_ticks"] = [{"y": _svg(y_of(v)), "label": formats.number_format(v, decimals)} for v in values]
+    ticks, tick_format = date_ticks(first, last) if span else ([], "TIME_FORMAT")
+    if not ticks:  # all within a second or so: the moment they were played
+        ticks, tick_format = [timezone.localtime(first)], ("H:i:s" if span else "TIME_FORMAT")
+    several_days = timezone.localtime(first).date() != timezone.localtime(last).date()
+    labels = [(x_of(t), formats.date_format(t, "MONTH_DAY_FORMAT" if several_days and tick_format in (
+        "TIME_FORMAT", "H:i:s") and (t.hour, t.minute, t.second) == (0, 0, 0) else tick_format)) for t in ticks]
+    label_width = 8 * max(len(label) for _x, label in labels) + 10  # 14px text, roughly
+    while len(labels) > 1 and min(b[0] - a[0] for a, b in zip(labels, labels[1:])) < label_width:
+        labels = labels[::2]  # fewer ticks rather than overlapping labels
+    for x, label in labels:
+        # a label stays inside the picture; the tick marks the moment
+        text_x = min(max(x, label_width / 2), width - label_width / 2)
+        chart["x_ticks"].append({"x": _svg(x), "text_x": _svg(text_x), "label": label})
+    first_local, last_local = timezone.localtime(first), timezone.localtime(last)
+    if first_local.date() == last_local.date():
+        chart["x_title"] = str(_("Time played on %(date)s") % {"date": formats.date_format(first_local,
+                                                                                          "DATE_FORMAT")})
+    else:
+        chart["x_title"] = str(_("Date played"))
+    coords = [(x_of(t), y_of(v), t, v, is_start) for t, v, is_start in series]
+    chart["polyline"] = " ".join(f"{_svg(x)},{_svg(y)}" for x, y, *_rest in coords)
+    chart["dots"] = [{
+        "x": _svg(x), "y": _svg(y), "start": is_start,
+        "label": (str(_("Starting rating: %(rating)s")) % {"rating": formats.number_format(v, 2)} if is_start
+                  else str(_("%(when)s: %(rating)s")) % {
+                      "when": formats.date_format(timezone.localtime(t), "DATETIME_FORMAT"),
+                      "rating": formats.number_format(v, 2)}),
+    } for x, y, t, v, is_start in coords]
+    return chart
 
 
 def player_ratings(player: PlayerProfile) -> list[dict]:
@@ -469,12 +675,17 @@ def player_ratings(player: PlayerProfile) -> list[dict]:
     for rating in Rating.objects.filter(player=player).order_by("game"):
         history = list(RatingHistory.objects.filter(player=player, game=rating.game).order_by("played_at", "pk"))
         start = history[0].mu_before - 3 * history[0].sigma_before if history else None
-        series = ([start] if start is not None else []) + [h.ordinal for h in history]
+        changes, before = [], start
+        for h in history:
+            changes.append({"match_id": h.match_id, "played_at": h.played_at, "rating": round(h.ordinal, 2),
+                            "change": round(h.ordinal - before, 2) if before is not None else None,
+                            "mu": round(h.mu, 2), "sigma": round(h.sigma, 2)})
+            before = h.ordinal
         out.append({"game": rating.game, "game_label": GAME_LABELS.get(rating.game, rating.game),
                     "rating": round(rating.ordinal, 2), "mu": round(rating.mu, 2), "sigma": round(rating.sigma, 2),
-                    "matches": rating.matches, "chart": rating_chart(series),
-                    "history": [{"match_id": h.match_id, "played_at": h.played_at, "rating": round(h.ordinal, 2),
-                                 "mu": round(h.mu, 2), "sigma": round(h.sigma, 2)} for h in history]})
+                    "matches": rating.matches,
+                    "chart": rating_chart([(h.played_at, h.ordinal) for h in history], start=start),
+                    "history": changes})
     return out
 
 
@@ -563,3 +774,15 @@ def text_table(rows: list[list]) -> str:
     """Rows as a fixed-width text table (for management commands)."""
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+def bot_accounts(user) -> list[dict]:
+    """A person's outside bots, with their tokens' names and last use."""
+    from games.models import ApiToken
+
+    out = []
+    for profile in PlayerProfile.objects.filter(owner=user, is_bot_account=True).select_related("user"):
+        tokens = list(ApiToken.objects.filter(user=profile.user).order_by("-created_at")
+                      .values("name", "created_at", "last_used_at"))
+        out.append({"name": profile.name, "user_id": profile.user_id, "player_id": profile.pk, "tokens": tokens})
+    return out

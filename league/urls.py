@@ -17,6 +17,7 @@ api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api",
                          AuthRateThrottle(settings.CARDLEAGUE_RATES["api_user"])])
 api.add_router("/matches", "games.api.router")
 api.add_router("/invitations", "games.api.invitations_router")
+api.add_router("/challenges", "games.api.challenges_router")
 api.add_router("/league", "league.api.router")
 
 

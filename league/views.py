@@ -12,12 +12,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django_ratelimit.decorators import ratelimit
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from engine import registry
 from games.models import GAME_LABELS
 from league import selectors, services
-from league.forms import SettingsForm, SignupForm
+from league.forms import BotAccountForm, SettingsForm, SignupForm
 from league.models import Club, ClubInvite, League, PlayerProfile, Tournament
 
 
@@ -152,5 +152,39 @@ def account_settings(request):
             response.set_cookie(settings.LANGUAGE_COOKIE_NAME, data["language"], max_age=365 * 24 * 3600,
                                 samesite="Lax")
         return response
-    return render(request, "league/account.html", {"form": form, "profile": profile},
+    return render(request, "league/account.html", {"form": form, "profile": profile, "bot_form": BotAccountForm(),
+                                                   "bots": selectors.bot_accounts(request.user)},
                   status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_POST
+def bot_account_new(request):
+    """A person creates an outside bot account; its first token is shown once."""
+    form = BotAccountForm(request.POST)
+    key = name = None
+    if form.is_valid():
+        try:
+            user, key = services.bot_account_create(owner=request.user, name=form.cleaned_data["name"])
+            name = user.get_username()
+        except services.NameTaken:
+            form.add_error("name", _("That username is taken."))
+    if key is None:
+        profile = services.player_for_user(user=request.user)
+        return render(request, "league/account.html", {"form": SettingsForm(initial={
+            "email": request.user.email, "email_notifications": profile.email_notifications,
+            "language": profile.language}), "profile": profile, "bot_form": form,
+            "bots": selectors.bot_accounts(request.user)}, status=400)
+    return render(request, "league/bot_token.html", {"name": name, "key": key})
+
+
+@login_required
+@require_POST
+def bot_token_new(request, user_id: int):
+    """A new token for one of the person's outside bots (shown once)."""
+    try:
+        key = services.bot_token_create(owner=request.user, bot_user_id=user_id)
+    except services.NotYourBot:
+        raise Http404()
+    name = PlayerProfile.objects.get(user_id=user_id).name
+    return render(request, "league/bot_token.html", {"name": name, "key": key})

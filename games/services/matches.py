@@ -22,7 +22,8 @@ from engine import registry
 from engine.bots import POLICY_NAMES
 from engine.core import is_contribution, match_seed, server_contribution
 from games import store, streams
-from games.errors import (InvitationClosed, MalformedRequest, MatchNotRunning, SeatedTwice, SeatForbidden)
+from games.errors import (BadMatchSettings, InvitationClosed, MalformedRequest, MatchNotRunning, SeatedTwice,
+                          SeatForbidden, UnknownPlayer)
 from games.models import (ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED, MATCH_OPENED, SEED_REVEALED, Event,
                           Match, Seat)
 
@@ -169,6 +170,27 @@ def _start_or_wait(match: Match, *, wake_bots: bool) -> None:
     match.save(update_fields=["status", "last_seq", "last_hash", "moved_at", "bots_to_act"])
     store.remember(match, state)
     after_change(match, wake_bots=wake_bots)
+
+
+def challenge_create(*, challenger, opponents: list[str], game: str, seats: int | None = None, bots: str = "greedy",
+                     options: dict | None = None, clock: dict | None = None, entropy: str | None = None) -> Match:
+    """A challenge: ``challenger`` at the table, each opponent (a username: a person or an outside bot)
+    invited, bots in the seats left. Raises ``UnknownPlayer``, ``SeatedTwice``, ``BadMatchSettings``."""
+    from django.contrib.auth import get_user_model
+
+    found = {u.get_username(): u for u in get_user_model().objects.filter(username__in=opponents, is_active=True)}
+    missing = [name for name in opponents if name not in found]
+    if missing:
+        raise UnknownPlayer(names=missing[:9])
+    total = seats or len(opponents) + 1
+    if total < len(opponents) + 1:
+        raise BadMatchSettings(_("More people than seats."))
+    specs = ([SeatSpec(user=challenger, entropy=entropy)] + [SeatSpec(user=found[n], invite=True) for n in opponents]
+             + [SeatSpec(bot=bots) for _ in range(total - len(opponents) - 1)])
+    try:
+        return match_create(game=game, seats=specs, options=options, clock=clock, created_by=challenger)
+    except ValueError as exc:
+        raise BadMatchSettings(str(exc)) from None
 
 
 @transaction.atomic

@@ -32,13 +32,13 @@ from league.services.rounds import (planned_rounds, round_pair, _pair_swiss, rou
                                     table_run, match_result_record,
                                     table_record, round_close)
 from league.services.projections import (standings_apply, rating_apply, projections_rebuild)
-from league.services.people import (InviteUnusable, NameTaken, club_invite_create, club_join, person_signup,
-                                    profile_update)
+from league.services.people import (InviteUnusable, NameTaken, NotYourBot, bot_account_create, bot_token_create,
+                                    club_invite_create, club_join, person_signup, profile_update)
 from league.services.notifications import round_notify, turn_notify
 from league.services.running import (tournament_sweep, tournaments_sweep, tournament_run)
 
 __all__ = [
-    "InviteUnusable", "NameTaken", "club_invite_create", "club_join", "person_signup", "profile_update",
+    "InviteUnusable", "NameTaken", "NotYourBot", "bot_account_create", "bot_token_create", "club_invite_create", "club_join", "person_signup", "profile_update",
     "round_notify", "turn_notify",
     "LeagueError", "InvalidTournament", "NotTakingEntries", "AlreadyEntered", "RoundNotClosed",
     "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople", "inline_execution",

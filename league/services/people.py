@@ -94,3 +94,38 @@ def profile_update(*, user, email_notifications: bool | None = None, language: s
         user.email = email
         user.save(update_fields=["email"])
     return profile
+
+
+class NotYourBot(LeagueError):
+    code = "not_your_bot"
+    status = 403
+    message = _("That outside bot is not yours.")
+
+
+@transaction.atomic
+def bot_account_create(*, owner, name: str) -> tuple[object, str]:
+    """An outside bot account run by ``owner``: a user that cannot sign in with a password, a player
+    shown as a bot, and its first API token (the key, returned once)."""
+    from games.services import api_token_create
+
+    User = get_user_model()
+    if User.objects.filter(username__iexact=name).exists() or PlayerProfile.objects.filter(name=name).exists():
+        raise NameTaken()
+    user = User(username=name)
+    user.set_unusable_password()
+    user.full_clean(exclude=["password"])
+    user.save()
+    PlayerProfile.objects.create(user=user, name=name, is_bot_account=True, owner=owner)
+    return user, api_token_create(user=user, name=f"{name} (created by {owner.get_username()})")
+
+
+@transaction.atomic
+def bot_token_create(*, owner, bot_user_id: int) -> str:
+    """A new API token for one of ``owner``'s outside bots."""
+    from games.services import api_token_create
+
+    profile = PlayerProfile.objects.select_related("user").filter(user_id=bot_user_id, owner=owner,
+                                                                   is_bot_account=True).first()
+    if profile is None:
+        raise NotYourBot()
+    return api_token_create(user=profile.user, name=f"{profile.name} (created by {owner.get_username()})")

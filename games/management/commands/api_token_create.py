@@ -1,24 +1,38 @@
-"""``python manage.py api_token_create USERNAME NAME``: a bearer token for an outside bot client."""
-import hashlib
-import secrets
-
+"""``python manage.py api_token_create USERNAME NAME [--bot --owner PERSON]``: a bearer token for an
+outside program; with ``--bot``, USERNAME is an outside bot account of PERSON (created if needed)."""
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games.models import ApiToken
+from games.services import api_token_create
 
 
 class Command(BaseCommand):
-    help = "Create an API token for a user; the key is printed once and stored only as a hash."
+    help = ("Create an API token for a user (the key is printed once and stored only as a hash); with --bot, "
+            "for an outside bot account of --owner, created if it does not exist.")
 
     def add_arguments(self, parser):
         parser.add_argument("username")
-        parser.add_argument("name")
+        parser.add_argument("name", help="a name for the token (where it is used)")
+        parser.add_argument("--bot", action="store_true", help="USERNAME is an outside bot account")
+        parser.add_argument("--owner", help="the person who runs the outside bot (with --bot)")
 
-    def handle(self, *args, username, name, **options):
-        user = get_user_model().objects.filter(username=username).first()
+    def handle(self, *args, username, name, bot, owner, **options):
+        User = get_user_model()
+        user = User.objects.filter(username=username).first()
+        if bot:
+            from league import services
+            from league.models import PlayerProfile
+
+            person = User.objects.filter(username=owner).first() if owner else None
+            if person is None:
+                raise CommandError("--bot needs --owner, an existing person")
+            if user is None:
+                user, key = services.bot_account_create(owner=person, name=username)
+                self.stdout.write(f"outside bot {username} created for {owner}; token: {key}")
+                return
+            if not PlayerProfile.objects.filter(user=user, is_bot_account=True, owner=person).exists():
+                raise CommandError(f"{username} is not an outside bot of {owner}")
         if user is None:
             raise CommandError(f"no user {username!r}")
-        key = secrets.token_urlsafe(32)
-        ApiToken.objects.create(user=user, name=name, key_hash=hashlib.sha256(key.encode()).hexdigest())
+        key = api_token_create(user=user, name=name)
         self.stdout.write(f"token for {username} ({name}): {key}")
