@@ -38,24 +38,30 @@ seed_commitment = record.commitment
 
 
 def append_events(match: Match, payloads: list[dict], *, seat: int | None, move: dict | None) -> list[Event]:
-    """Append ``payloads`` after ``match.last_seq`` with chained hashes.
+    """Append ``payloads`` after ``match.last_seq`` with chained hashes (``append_batches`` of one)."""
+    return append_batches(match, [(payloads, seat, move)])
 
-    The caller holds the match row lock; ``move`` is stored on the first event
-    of the batch. Updates ``match.last_seq`` / ``last_hash`` / ``moved_at`` in memory (the caller
-    saves the match).
+
+def append_batches(match: Match, batches: list[tuple[list[dict], int | None, dict | None]]) -> list[Event]:
+    """Append batches of events — each ``(payloads, seat, move)``: the events one move (or the store)
+    caused — after ``match.last_seq``, with chained hashes, in one insert.
+
+    The caller holds the match row lock; each batch's ``move`` is stored on its first event.
+    Updates ``match.last_seq`` / ``last_hash`` / ``moved_at`` in memory (the caller saves the match).
     """
     rows = []
     prev = match.last_hash or GENESIS_HASH
     seq = match.last_seq
     now = timezone.now()
-    for i, payload in enumerate(payloads):
-        seq += 1
-        this_move = move if i == 0 else None
-        h = event_hash(prev_hash=prev, match_id=match.pk, seq=seq, payload=payload, seat=seat, move=this_move,
-                       created_at=now, chain_version=match.chain_version)
-        rows.append(Event(match=match, seq=seq, type=payload["type"], payload=payload, seat=seat,
-                          move=this_move, created_at=now, prev_hash=prev, hash=h))
-        prev = h
+    for payloads, seat, move in batches:
+        for i, payload in enumerate(payloads):
+            seq += 1
+            this_move = move if i == 0 else None
+            h = event_hash(prev_hash=prev, match_id=match.pk, seq=seq, payload=payload, seat=seat, move=this_move,
+                           created_at=now, chain_version=match.chain_version)
+            rows.append(Event(match=match, seq=seq, type=payload["type"], payload=payload, seat=seat,
+                              move=this_move, created_at=now, prev_hash=prev, hash=h))
+            prev = h
     Event.objects.bulk_create(rows)
     match.last_seq, match.last_hash, match.moved_at = seq, prev, now
     streams.match_changed(match.pk, seq)

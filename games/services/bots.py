@@ -11,12 +11,12 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from engine import registry
 from engine.bots import bot_move
 from games import store
-from games.errors import MatchNotRunning, StaleSequence
 from games.models import Match, Seat
 
 
@@ -26,15 +26,17 @@ class BotRun(NamedTuple):
     wait: float     # seconds until a bot may act (a person's grace), 0 if none
 
 
-def bot_choice(match: Match, state, seats: list[Seat] | None = None) -> tuple[int, dict] | None:
-    """The next bot move: the first seat in ``to_act`` played by a bot (its own, or a stand-in for
-    a person who left) whose policy moves. A bot holding the turn must move; a bot offered only
-    optional moves (a LIVOL catch or call) may let them go."""
+def bot_choice(match: Match, state, seats: list[Seat] | None = None,
+               position: int | None = None) -> tuple[int, dict] | None:
+    """The next bot move at ``position`` (default: the match's): the first seat in ``to_act`` played
+    by a bot (its own, or a stand-in for a person who left) whose policy moves. A bot holding the
+    turn must move; a bot offered only optional moves (a LIVOL catch or call) may let them go."""
     seats = seats if seats is not None else list(match.seats.all())
     policy = {s.index: s.policy for s in seats if s.policy}
+    position = match.last_seq if position is None else position
     for seat in registry.get(match.game).view(state, None)["to_act"]:
         if seat in policy:
-            move = bot_move(match.game, match.pk, match.last_seq, state, seat, policy[seat])
+            move = bot_move(match.game, match.pk, position, state, seat, policy[seat])
             if move is not None:
                 return seat, move
     return None
@@ -58,35 +60,71 @@ def call_grace_left(match: Match, state, seats: list[Seat]) -> float:
 
 
 def bots_advance(*, match_id: int, seq: int | None = None, budget: int = 400) -> BotRun:
-    """Play bot moves while a bot is to act, each in its own transaction.
+    """Play bot moves while a bot is to act, in stretches (``bots_stretch``), up to ``budget`` moves.
 
     ``seq``: the position the caller saw; if the match has moved on, whoever moved it scheduled
     its own run, so nothing is done (idempotent tasks)."""
-    from games.services.moves import move_submit
-
     made = 0
     while made < budget:
-        match = Match.objects.filter(pk=match_id).first()
-        if match is None or not match.is_running:
-            return BotRun(made, False, 0.0)
-        if made == 0 and seq is not None and match.last_seq != seq:
-            return BotRun(0, False, 0.0)
-        seats = list(match.seats.all())
-        state = store.load_state(match)
-        wait = call_grace_left(match, state, seats)
-        if wait > 0:
-            return BotRun(made, True, wait)
-        choice = bot_choice(match, state, seats)
-        if choice is None:
-            return BotRun(made, False, 0.0)
-        seat, move = choice
-        try:
-            move_submit(match_id=match_id, seat=seat, move=move, expected_seq=match.last_seq, wake_bots=False,
-                        by_bot=True)
-        except (StaleSequence, MatchNotRunning):
-            return BotRun(made, False, 0.0)  # someone else moved; their commit woke the bots again
-        made += 1
+        run = bots_stretch(match_id=match_id, seq=seq if made == 0 else None,
+                           bound=min(settings.CARDLEAGUE_BOT_STRETCH, budget - made))
+        made += run.made
+        if not run.more or run.wait:
+            return BotRun(made, run.more, run.wait)
     return BotRun(made, True, 0.0)
+
+
+@transaction.atomic
+def bots_stretch(*, match_id: int, seq: int | None = None, bound: int = 200) -> BotRun:
+    """One stretch of bot moves in one transaction: under the match's row lock, play every bot move
+    up to a person's turn, the end of the match, or ``bound`` moves, in memory from the cached state;
+    then append all their events (hash-chained, in one insert) and move the match once. The events
+    are exactly those of one-by-one play: each bot decides at its own position, from its own view."""
+    from games.services.moves import record_stretch
+
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or not match.is_running or (seq is not None and match.last_seq != seq):
+        return BotRun(0, False, 0.0)
+    seats = list(match.seats.all())
+    state = store.load_state(match)
+    wait = call_grace_left(match, state, seats)
+    if wait > 0:
+        return BotRun(0, True, wait)
+    engine_game = registry.get(match.game)
+    batches: list[tuple[int, dict, list[dict]]] = []
+    position = match.last_seq
+    while len(batches) < bound:
+        choice = bot_choice(match, state, seats, position=position)
+        if choice is None:
+            break
+        seat, move = choice
+        payloads = engine_game.play(state, seat, move)
+        for payload in payloads:
+            state = engine_game.apply(state, payload)
+        batches.append((seat, move, payloads))
+        position += len(payloads)
+        if engine_game.outcome(state) is not None:
+            break
+    if not batches:
+        return BotRun(0, False, 0.0)
+    record_stretch(match, seats, batches, state)
+    return BotRun(len(batches), match.is_running and match.bots_to_act, 0.0)
+
+
+def bot_move_alone(*, match_id: int) -> bool:
+    """One bot move in its own transaction, through ``move_submit`` (the way bots moved before
+    stretches; the stretch must record exactly what this records)."""
+    from games.services.moves import move_submit
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match.is_running:
+        return False
+    choice = bot_choice(match, store.load_state(match))
+    if choice is None:
+        return False
+    move_submit(match_id=match_id, seat=choice[0], move=choice[1], expected_seq=match.last_seq, wake_bots=False,
+                by_bot=True)
+    return True
 
 
 def stalled_bots_wake(*, stall_seconds: float) -> list[int]:

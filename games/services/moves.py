@@ -66,6 +66,20 @@ def record_move(match: Match, state, seat: int, move: dict, payloads: list[dict]
     return rows
 
 
+def record_stretch(match: Match, seats: list[Seat], batches: list[tuple[int, dict, list[dict]]], state) -> list[Event]:
+    """Append a stretch of bot moves (each ``(seat, move, payloads)``, already applied: ``state`` is
+    the state after them) in one insert, settle once, and move the match once. The caller holds the
+    match row lock."""
+    before = match.last_seq
+    rows = store.append_batches(match, [(payloads, seat, move) for seat, move, payloads in batches])
+    rows += settle(match, seats, state, mover=batches[-1][0])
+    match.save(update_fields=["status", "result", "finished_at", "last_seq", "last_hash", "moved_at", "bots_to_act"])
+    store.remember(match, state)
+    store.maybe_snapshot(match, state, before)
+    after_change(match, wake_bots=False)
+    return rows
+
+
 def settle(match: Match, seats: list[Seat], state, *, mover: int | None) -> list[Event]:
     """What follows a batch of engine events: the end (the result and the secret), a bot for a
     person who resigned while the match goes on, the seats' deadlines, and whether a bot is to act.

@@ -1,0 +1,80 @@
+"""Bot stretches: the bots' moves up to a person's turn are played in memory and recorded in one
+transaction, and the events are exactly those of one-by-one play."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from engine import registry
+from games import store
+from games.audit import match_verify
+from games.models import Event, Match
+from games.services import SeatSpec, bots_advance, match_create, move_submit
+from games.services.bots import bot_move_alone, bots_stretch
+
+SETUPS = {"livol": ({"target": 40}, 3), "uno_flip": ({"target": 40}, 3), "karuselis": ({"target": 15}, 2),
+          "iota": ({}, 2), "cardavia": ({"lives": 1}, 4)}
+
+
+def recorded(match) -> list[str]:
+    """The match's events byte for byte, all but when they were recorded (and so their hashes)."""
+    return [json.dumps([e.seq, e.type, e.seat, e.move, e.payload], sort_keys=True)
+            for e in Event.objects.filter(match=match).order_by("seq")]
+
+
+@pytest.mark.parametrize("game", sorted(SETUPS))
+def test_a_stretch_records_exactly_what_one_by_one_play_records(game, db):
+    """One match, recorded twice from the same position: by stretches and one by one (the second run
+    in a savepoint that is rolled back), must give identical event streams."""
+    from django.db import transaction
+
+    options, seats = SETUPS[game]
+    specs = [SeatSpec(bot=("greedy", "random")[i % 2]) for i in range(seats)]
+    match = match_create(game=game, seats=specs, seed=f"twice-{game}", options=options, wake_bots=False)
+    start = match.last_seq
+    sid = transaction.savepoint()
+    while bot_move_alone(match_id=match.pk):
+        pass
+    alone = recorded(match)
+    transaction.savepoint_rollback(sid)
+    store.forget_cache()
+    assert Match.objects.get(pk=match.pk).last_seq == start
+    while bots_advance(match_id=match.pk, budget=10_000).more:
+        pass
+    assert recorded(match) == alone
+    assert match_verify(match).ok
+
+
+def test_a_stretch_is_one_transaction_with_one_insert_of_its_events(people):
+    match = match_create(game="karuselis", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")], seed="one",
+                         options={"target": 15}, wake_bots=False)
+    before = match.last_seq
+    with CaptureQueriesContext(connection) as queries:
+        run = bots_stretch(match_id=match.pk, bound=40)
+    inserts = [q for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "games_event"')]
+    assert run.made == 40 and len(inserts) == 1
+    assert Match.objects.get(pk=match.pk).last_seq > before + 40
+
+
+def test_the_bots_stop_at_a_persons_turn_and_a_persons_move_wakes_them(people, django_capture_on_commit_callbacks):
+    match = match_create(game="karuselis", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")], seed="wake",
+                         options={"target": 15}, wake_bots=False)
+    game = registry.get("karuselis")
+    for _ in range(200):
+        match.refresh_from_db()
+        if not match.is_running:
+            break
+        state = store.load_state(match)
+        if game.view(state, None)["turn"] == 0:
+            with django_capture_on_commit_callbacks(execute=True):  # the commit wakes the bots (eagerly here)
+                move_submit(match_id=match.pk, seat=0, move=game.legal_moves(state, 0)[0],
+                            expected_seq=match.last_seq)
+            match.refresh_from_db()
+            # the bot answered at once: it is the person's turn again, or the match ended
+            assert not match.is_running or game.view(store.load_state(match), None)["turn"] == 0
+        else:
+            bots_advance(match_id=match.pk)
+    assert match_verify(match).ok
