@@ -4,6 +4,8 @@ PY     := $(VENV)/bin/python
 PYTHON ?= python3
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+MESSAGES_ARGS = -l lv -l lt -l ru -l uk --no-obsolete --ignore '.venv/*' --ignore 'var/*' --ignore 'staticfiles/*' \
+	--ignore 'tests/*' --ignore 'clients/*'
 # A local copy runs with DEBUG on; production sets DEBUG=0 and a SECRET_KEY (README).
 export DEBUG ?= 1
 
@@ -15,7 +17,12 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
-install: $(VENV)/.installed
+# Compiled translation catalogues (.mo), with polib: pure Python, no GNU gettext needed.
+$(VENV)/.messages: $(VENV)/.installed $(wildcard locale/*/LC_MESSAGES/django.po)
+	$(PY) manage.py messages_compile -v 0
+	touch $@
+
+install: $(VENV)/.installed $(VENV)/.messages
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -23,7 +30,8 @@ migrate: install
 demo: migrate
 	$(PY) manage.py demo_data
 
-## Web server and a Celery worker with its beat (the sweeper), with demo data; Ctrl-C stops both.
+## The web server (uvicorn, ASGI) and a Celery worker with its beat (sweepers, clocks), with demo data;
+## Ctrl-C stops both.
 run: demo
 	@$(PY) manage.py collectstatic --noinput -v 0
 	@echo ""
@@ -31,7 +39,7 @@ run: demo
 	@echo ""
 	@$(VENV)/bin/celery -A league worker -B -l warning --concurrency 2 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(VENV)/bin/uvicorn league.asgi:application --host $(HOST) --port $(PORT) --log-level warning
 
 worker: install
 	$(VENV)/bin/celery -A league worker -l info
@@ -49,8 +57,9 @@ bench: install
 	$(PY) -m tests.bench.move_submit_cost
 	$(PY) -m tests.bench.tournament_bench
 
+## Extract the site's strings into the catalogues (needs GNU gettext's xgettext); translate, then commit.
 messages: install
-	$(PY) manage.py makemessages -l lv -l lt -l ru -l uk --ignore '.venv/*' --ignore 'var/*' --ignore 'staticfiles/*' --ignore 'tests/*'
+	$(PY) manage.py makemessages $(MESSAGES_ARGS)
 
 clean:
 	rm -rf var staticfiles .pytest_cache

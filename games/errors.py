@@ -114,9 +114,15 @@ ILLEGAL_MOVE_STATUS = {"malformed_move": 400, "unknown_card": 400}
 
 
 def http_error(exc: Exception) -> tuple[int, dict]:
-    """The status and JSON body for a domain error or an illegal move."""
+    """The status and JSON body for a domain error or an illegal move. An illegal move's ``message`` is
+    the player's sentence for its code in the active language (``games.words``); the engine's own
+    English explanation, specific to the position, is its ``detail``."""
     if isinstance(exc, IllegalMove):
-        return ILLEGAL_MOVE_STATUS.get(exc.code, 422), {"code": exc.code, "rule": exc.rule, "message": exc.message}
+        from games.words import illegal_move_message
+
+        return ILLEGAL_MOVE_STATUS.get(exc.code, 422), {"code": exc.code, "rule": exc.rule,
+                                                        "message": illegal_move_message(exc.code, exc.rule),
+                                                        "detail": exc.message}
     if isinstance(exc, DomainError):
         return exc.status, {"code": exc.code, "rule": None, "message": str(exc.message), **exc.details}
     raise TypeError(exc)

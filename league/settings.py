@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "league.middleware.PersonLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -117,7 +118,7 @@ AUTHENTICATION_BACKENDS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("lv", _("Latvian")), ("lt", _("Lithuanian")),
              ("ru", _("Russian")), ("uk", _("Ukrainian"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [Path(os.environ.get("CARDLEAGUE_LOCALE_DIR", BASE_DIR / "locale"))]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Riga")
 USE_I18N = True
 USE_TZ = True

@@ -10,6 +10,7 @@ from ninja.throttling import AnonRateThrottle, AuthRateThrottle
 
 from engine import IllegalMove
 from games import streams
+from league import views as league_views
 from games.errors import DomainError, RateLimited, RequestTooLarge, http_error
 
 api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api",
@@ -73,7 +74,7 @@ urlpatterns = [
     path("api/", api.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", league_views.language_set, name="set_language"),
     path("", include("games.urls")),
     path("", include("league.page_urls")),
 ]

@@ -188,3 +188,20 @@ def bot_token_new(request, user_id: int):
         raise Http404()
     name = PlayerProfile.objects.get(user_id=user_id).name
     return render(request, "league/bot_token.html", {"name": name, "key": key})
+
+
+@require_POST
+def language_set(request):
+    """The language switcher: Django's set_language (the cookie), and for a signed-in person their
+    profile too, so the choice follows them to other devices."""
+    from django.utils.translation import check_for_language
+    from django.views.i18n import set_language
+
+    from league.middleware import SESSION_KEY
+
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and check_for_language(language):
+        services.profile_update(user=request.user, language=language)
+        request.session[SESSION_KEY] = language
+    return response

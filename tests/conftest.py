@@ -33,6 +33,19 @@ def _celery_eager():
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _compiled_catalogues():
+    """The translation catalogues compiled (``make install`` does it; a bare ``pytest`` too)."""
+    from pathlib import Path
+
+    stale = [po for po in Path(__file__).resolve().parents[1].glob("locale/*/LC_MESSAGES/django.po")
+             if not po.with_suffix(".mo").exists() or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime]
+    if stale:
+        from django.core.management import call_command
+
+        call_command("messages_compile", verbosity=0)
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _flush_between_transactional_tests_may_truncate_events():
     """Transactional tests end with Django's ``flush`` (a TRUNCATE of every table); the events table
     refuses TRUNCATE (a trigger: production's ``manage.py flush`` is refused too), so the test

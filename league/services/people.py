@@ -88,7 +88,7 @@ def profile_update(*, user, email_notifications: bool | None = None, language: s
         profile.email_notifications = email_notifications
     if language is not None:
         profile.language = language
-    profile.full_clean(exclude=["user", "name"])
+    profile.full_clean(exclude=["user", "name", "owner"])
     profile.save()
     if email is not None:
         user.email = email
