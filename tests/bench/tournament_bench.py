@@ -1,7 +1,7 @@
-"""Tournament throughput: a 16-bot, 5-round Swiss of LIVOL through Celery with 1 and 2 workers,
+"""Tournament throughput: a 16-bot, 5-round Swiss of LIVOL through Celery with 1, 2 and 4 workers,
 and the same matches played by the raw engine in one process.
 
-    python -m tests.bench.tournament_bench [--players 16] [--rounds 5] [--target 200] [--workers 1 2]
+    python -m tests.bench.tournament_bench [--players 16] [--rounds 5] [--target 200] [--workers 1 2 4]
 
 Prints figures; it does not pass or fail. By default it uses its own SQLite
 database and broker under var/bench/ (fresh each run); set DATABASE_URL and
@@ -124,20 +124,23 @@ def play_raw(match_ids: list[int]) -> tuple[float, int]:
 
     from engine import registry
     from engine.bots import choose
-    from games.models import Match
+    from games.models import STORE_EVENTS, Event, Match
+    from games.services.matches import engine_seed
 
     jobs = []
     for match in Match.objects.filter(pk__in=match_ids).prefetch_related("seats"):
         policies = {s.index: s.bot for s in match.seats.all()}
-        jobs.append((match.pk, match.game, match.seed, match.options, policies, match.last_seq - 1))
+        # the store's own events before the deal (the opening, the contributions) count in the positions
+        before = Event.objects.filter(match=match, type__in=STORE_EVENTS).exclude(type="seed_revealed").count()
+        jobs.append((match.pk, match.game, engine_seed(match), match.options, policies, before, match.last_seq - 1))
     events_total = 0
     mismatches = 0
     started = time.perf_counter()
-    for match_id, game_name, seed, options, policies, expected_events in jobs:
+    for match_id, game_name, seed, options, policies, before, expected_events in jobs:
         game = registry.get(game_name)
         events = game.start(len(policies), seed, options=options)
         state = game.fold(events)
-        seq = len(events)
+        seq = before + len(events)
         while game.outcome(state) is None:
             moved = False
             for seat in game.view(state, None)["to_act"]:
@@ -167,7 +170,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--target", type=int, default=200, help="LIVOL target score (the game's default is 500)")
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     args = parser.parse_args()
     _setup_environment()
     from django.conf import settings
