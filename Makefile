@@ -39,7 +39,8 @@ run: demo
 	@echo ""
 	@$(VENV)/bin/celery -A league worker -B -l warning --concurrency 2 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(VENV)/bin/uvicorn league.asgi:application --host $(HOST) --port $(PORT) --log-level warning
+	$(VENV)/bin/uvicorn league.asgi:application --host $(HOST) --port $(PORT) --log-level warning \
+	  --timeout-graceful-shutdown 5
 
 worker: install
 	$(VENV)/bin/celery -A league worker -l info

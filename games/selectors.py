@@ -163,3 +163,22 @@ def waiting_seats(user) -> list:
     return list(Seat.objects.filter(user=user, status__in=[Seat.Status.INVITED, Seat.Status.SEATED],
                                     match__status=Match.Status.WAITING)
                 .select_related("match__created_by").order_by("match__created_at"))
+
+
+def account_news(user) -> list[dict]:
+    """What waits for a person now, as an account stream sends it on connecting: invitations and
+    seats to take, then their running matches — ``your_turn`` (with the deadline) or ``playing``."""
+    from games.models import Seat
+
+    news = [{"kind": "invited" if s.status == Seat.Status.INVITED else "seated", "match": s.match_id,
+             "game": s.match.game, "seat": s.index,
+             "by": s.match.created_by.get_username() if s.match.created_by else None,
+             "deadline": s.deadline.isoformat() if s.deadline else None}
+            for s in waiting_seats(user)]
+    for seat in (Seat.objects.filter(user=user, stand_in="", match__status=Match.Status.RUNNING)
+                 .select_related("match").order_by("match__moved_at")):
+        view = registry.get(seat.match.game).view(store.load_state(seat.match), None)
+        kind = "your_turn" if view.get("turn") == seat.index else "playing"
+        news.append({"kind": kind, "match": seat.match_id, "game": seat.match.game, "seat": seat.index,
+                     "deadline": seat.deadline.isoformat() if seat.deadline else None})
+    return news

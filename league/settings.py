@@ -214,7 +214,7 @@ NINJA_NUM_PROXIES = CARDLEAGUE_PROXY_COUNT
 AXES_VERBOSE = False
 CARDLEAGUE_RATES = {
     "api_anon": os.environ.get("RATE_API_ANON", "60/m"),
-    "api_user": os.environ.get("RATE_API_USER", "1200/m"),
+    "api_user": os.environ.get("RATE_API_USER", "3000/m"),
     "moves": os.environ.get("RATE_MOVES", "600/m"),
     "token_failures": os.environ.get("RATE_TOKEN_FAILURES", "20/m"),
     "signups": os.environ.get("RATE_SIGNUPS", "10/h"),

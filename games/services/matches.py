@@ -109,6 +109,9 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
         if spec.status == Seat.Status.JOINED:
             _contribute(match, index, spec.entropy)
     _start_or_wait(match, wake_bots=wake_bots)
+    for i, spec in enumerate(seats):
+        if spec.seated:
+            streams.notify_user(spec.user.pk, "seated", match=match.pk, game=game, seat=i)
     invited = [i for i, s in enumerate(seats) if s.invite]
     for i in invited:
         streams.notify_user(seats[i].user.pk, "invited", match=match.pk, game=game, seat=i,
