@@ -1,40 +1,165 @@
-"""The new-match form: a game, how many seats, and which bots fill them."""
+"""The new-match form: a game, then that game's own seats and options, and the bots.
+
+One form on the page, one fieldset per game (its fields prefixed with the game's name,
+``livol-seats``, ``karuselis-deck``); the page shows only the chosen game's fieldset
+(CSS ``:has``; every fieldset shows where that is not supported), and the server reads and
+validates only the chosen game's fields — the seat range from the engine, the options with
+the engine's own check (``start`` refuses what it does not accept).
+"""
 from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from games.models import GAME_CHOICES
+from games.models import GAME_CHOICES, GAME_LABELS
 
-SEAT_RANGE = {"livol": (2, 6), "uno_flip": (2, 10), "karuselis": (2, 4), "iota": (2, 4), "cardavia": (3, 6)}
+#: Seats a new match starts with, per game.
 DEFAULT_SEATS = {"livol": 3, "uno_flip": 3, "karuselis": 2, "iota": 2, "cardavia": 4}
+
+BOT_CHOICES = [("greedy", _("greedy")), ("random", _("random"))]
+
+#: One line under each game's name in the selector.
+TAGLINES = {
+    "livol": _("Shed your hand by colour and number; call LIVOL! at one card."),
+    "uno_flip": _("UNO with a light and a dark side: a Flip turns the whole table over."),
+    "karuselis": _("Fish cards from the table by sums and builds; the Broom sweeps it."),
+    "iota": _("Lay lines of up to four cards: every property all the same or all different."),
+    "cardavia": _("Keep your card or swap it: the lowest card loses a life."),
+}
+
+
+def _seats_field(game: str) -> forms.IntegerField:
+    g = registry.get(game)
+    return forms.IntegerField(label=_("Seats (you and the others)"), min_value=g.MIN_SEATS, max_value=g.MAX_SEATS,
+                              initial=DEFAULT_SEATS.get(game, g.MIN_SEATS),
+                              help_text=_("%(low)d to %(high)d") % {"low": g.MIN_SEATS, "high": g.MAX_SEATS})
+
+
+class GameOptionsForm(forms.Form):
+    """A game's seats and options; subclasses add the game's own fields and say how they
+    become the engine's ``options``."""
+
+    game = ""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("prefix", self.game)
+        kwargs.setdefault("use_required_attribute", False)
+        super().__init__(*args, **kwargs)
+        self.fields = {"seats": _seats_field(self.game), **self.fields}
+
+    def options(self) -> dict:
+        return {}
+
+
+class LivolOptions(GameOptionsForm):
+    game = "livol"
+    variant = forms.ChoiceField(label=_("Scoring"), initial="winner_scores", choices=[
+        ("winner_scores", _("The round's winner scores the others' cards (most points win)")),
+        ("own_hand", _("Everyone scores their own hand (fewest points win)"))])
+    target = forms.IntegerField(label=_("Target points"), required=False, min_value=1, max_value=100_000,
+                                help_text=_("Empty: 500"))
+
+    def options(self) -> dict:
+        out = {"variant": self.cleaned_data["variant"]}
+        if self.cleaned_data.get("target"):
+            out["target"] = self.cleaned_data["target"]
+        return out
+
+
+class UnoFlipOptions(GameOptionsForm):
+    game = "uno_flip"
+    target = forms.IntegerField(label=_("Target points"), required=False, min_value=1, max_value=100_000,
+                                help_text=_("Empty: 500"))
+
+    def options(self) -> dict:
+        return {"target": self.cleaned_data["target"]} if self.cleaned_data.get("target") else {}
+
+
+class KaruselisOptions(GameOptionsForm):
+    game = "karuselis"
+    deck = forms.ChoiceField(label=_("Deck"), initial="full", choices=[
+        ("full", _("Full: 56 cards, three jokers and the Broom (to 120)")),
+        ("no_x20", _("Without the Joker 20 (to 90)")),
+        ("no_broom", _("Without the Broom (to 90)")),
+        ("small", _("Small: no Joker 20, no Broom (to 60)"))])
+    target = forms.IntegerField(label=_("Target points"), required=False, min_value=1, max_value=100_000,
+                                help_text=_("Empty: the deck's target"))
+
+    def options(self) -> dict:
+        out = {"deck": self.cleaned_data["deck"]}
+        if self.cleaned_data.get("target"):
+            out["target"] = self.cleaned_data["target"]
+        return out
+
+
+class IotaOptions(GameOptionsForm):
+    game = "iota"
+    variant = forms.ChoiceField(label=_("Variant"), initial="standard", choices=[
+        ("standard", _("Standard: all 64 cards and both wilds")),
+        ("short", _("Short: 32 cards and both wilds")),
+        ("kids", _("Kids: no scores, the first out of cards wins"))])
+
+    def options(self) -> dict:
+        return {"variant": self.cleaned_data["variant"]}
+
+
+class CardaviaOptions(GameOptionsForm):
+    game = "cardavia"
+    lives = forms.IntegerField(label=_("Lives"), initial=3, min_value=1, max_value=20)
+
+    def options(self) -> dict:
+        return {"lives": self.cleaned_data["lives"]}
+
+
+GAME_FORMS: dict[str, type[GameOptionsForm]] = {f.game: f for f in (
+    LivolOptions, UnoFlipOptions, KaruselisOptions, IotaOptions, CardaviaOptions)}
+
+
+def options_problem(game: str, seats: int, options: dict) -> str | None:
+    """Why the engine refuses these seats and options (None when it accepts them)."""
+    try:
+        registry.get(game).start(seats, "options-check", options=options)
+    except (ValueError, TypeError, KeyError) as exc:
+        return str(exc)
+    return None
 
 
 class NewMatchForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial="livol")
-    seats = forms.IntegerField(label=_("Seats (you and bots)"), min_value=2, max_value=10, initial=3)
-    bot = forms.ChoiceField(label=_("Bots"), choices=[("greedy", _("greedy")), ("random", _("random"))],
-                            initial="greedy")
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial="livol", widget=forms.RadioSelect)
+    bot = forms.ChoiceField(label=_("Bots"), choices=BOT_CHOICES, initial="greedy")
     people = forms.CharField(label=_("Other people (usernames, comma separated; bots fill the other seats)"),
                              required=False, max_length=400)
-    target = forms.IntegerField(label=_("Target points (empty: the game's default)"), required=False, min_value=1)
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
+        data = args[0] if args else kwargs.get("data")
+        self.game_forms = {g: cls(data) if data is not None else cls() for g, cls in GAME_FORMS.items()
+                           if g in registry.names()}
+
+    def sections(self) -> list[dict]:
+        """Per game: its radio, name, tagline and options form (the template's fieldsets)."""
+        radios = {str(r.data["value"]): r for r in self["game"]}
+        return [{"game": g, "name": GAME_LABELS.get(g, g), "tagline": TAGLINES.get(g, ""), "radio": radios.get(g),
+                 "form": f} for g, f in self.game_forms.items()]
 
     def clean(self):
         data = super().clean()
-        game, seats = data.get("game"), data.get("seats")
-        if game and seats:
-            low, high = SEAT_RANGE.get(game, (2, 10))
-            if not low <= seats <= high:
-                raise forms.ValidationError(_("%(game)s is played by %(low)d to %(high)d seats.")
-                                            % {"game": dict(GAME_CHOICES)[game], "low": low, "high": high})
-        if game not in registry.names():
+        game = data.get("game")
+        if game not in self.game_forms:
             raise forms.ValidationError(_("Unknown game."))
+        options_form = self.game_forms[game]
+        if not options_form.is_valid():
+            raise forms.ValidationError(_("Check the %(game)s options below.") % {"game": GAME_LABELS[game]})
+        seats = options_form.cleaned_data["seats"]
+        options = options_form.options()
+        problem = options_problem(game, seats, options)
+        if problem:
+            raise forms.ValidationError(gettext("The %(game)s options are refused: %(problem)s")
+                                        % {"game": GAME_LABELS[game], "problem": problem})
         names = [n.strip() for n in (data.get("people") or "").split(",") if n.strip()]
         if self.user is not None and self.user.get_username() in names:
             raise forms.ValidationError(_("You already hold the first seat: name only the other people."))
@@ -44,12 +169,10 @@ class NewMatchForm(forms.Form):
         unknown = [n for n in names if n not in users]
         if unknown:
             raise forms.ValidationError(_("No player named %(names)s.") % {"names": ", ".join(unknown)})
-        if seats and len(names) + 1 > seats:
+        if len(names) + 1 > seats:
             raise forms.ValidationError(_("More people than seats."))
-        data["people_users"] = [users[n] for n in names]
+        data.update(seats=seats, options=options, people_users=[users[n] for n in names])
         return data
 
     def options(self) -> dict:
-        target = self.cleaned_data.get("target")
-        game = self.cleaned_data["game"]
-        return {"target": target} if target and game in {"livol", "uno_flip", "karuselis"} else {}
+        return self.cleaned_data["options"]

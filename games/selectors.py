@@ -1,18 +1,34 @@
-"""Read side of matches: seat views, legal moves, event feeds, replays.
+"""Read side of matches: seat views, legal moves, event feeds, the move log, boards, replays.
 
 Everything a page, the API or a bot client sees comes from here, and every
 engine view or event passes through ``engine.view`` / ``engine.redact`` for the
-seat that asks — nothing else reaches them.
+seat that asks — nothing else reaches them. The play page's move log is built
+only from ``events_for_seat`` (the seat's redacted feed), and its boards only
+from the seat's own view at each position.
+
+Templates render what these functions return: cards arrive already named
+(``games.words``), seats with their names and markers, moves with their labels.
 """
 from __future__ import annotations
 
+import bisect
 import json
 
-from django.utils.translation import gettext_lazy as _
+from django.urls import reverse
+from django.utils.translation import gettext
 
 from engine import registry
-from games import store
-from games.models import SEED_REVEALED, Event, Match
+from games import store, words
+from games.models import GAME_LABELS, STORE_EVENTS, Event, Match
+
+#: At most this many positions are played back one by one when a poll finds several new moves.
+MAX_FRAMES = 12
+#: Events read for a log (a match's engine bound is well below it).
+LOG_LIMIT = 200_000
+#: The rounds of a log shown line by line on every board; older ones load their lines when opened.
+INLINE_ROUNDS = 3
+#: A round shown line by line shows at most this many of its newest lines at first.
+INLINE_LINES = 150
 
 
 def players(match: Match) -> list[str]:
@@ -30,36 +46,384 @@ def seat_legal_moves(match: Match, seat: int) -> list[dict]:
     return registry.get(match.game).legal_moves(store.load_state(match), seat)
 
 
-MOVE_WORDS = {
-    "play": _("Play"), "draw": _("Draw"), "pass": _("Pass"), "color": _("Colour"), "call": _("Call"),
-    "catch": _("Catch"), "challenge": _("Challenge"), "accept": _("Accept"), "capture": _("Capture"),
-    "build": _("Build"), "trail": _("Trail"), "sweep": _("Sweep"), "recycle": _("Recycle"),
-    "keep": _("Keep"), "ask": _("Ask"),
+def events_for_seat(match: Match, seat: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
+    """The events after position ``after`` as ``seat`` may know them (``store.redact_event``: while
+    the match runs each payload goes through the engine's ``redact`` or the store's own rule, and
+    events the seat may not know of are left out; once it has ended every event is public)."""
+    rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
+    out = []
+    for e in rows:
+        payload = store.redact_event(match, e.payload, seat)
+        if payload is None:
+            continue
+        out.append({"seq": e.seq, "type": e.type, "seat": e.seat, "payload": payload,
+                    "created_at": e.created_at.isoformat()})
+    return out
+
+
+# ==========================================================================
+# Cards, named and ready to draw
+# ==========================================================================
+
+def _livol_card(code: str) -> dict:
+    colour = code[0] if code[:1] in ("R", "Y", "G", "B") else "W"
+    return {"code": code, "name": words.card_name("livol", code), "short": words.card_short("livol", code),
+            "colour": colour}
+
+
+UF_LIGHT = ("R", "Y", "G", "B")
+UF_DARK = ("P", "T", "O", "V")
+
+
+def _uf_face(code: str) -> dict:
+    if code in ("W", "W+2"):
+        colour = "W"
+    elif code in ("DW", "DW+C"):
+        colour = "D"
+    else:
+        colour = code[:1]
+    return {"code": code, "name": words.card_name("uno_flip", code), "short": words.card_short("uno_flip", code),
+            "colour": colour, "side": "dark" if colour in UF_DARK or colour == "D" else "light"}
+
+
+def _uf_card(code: str, side: str) -> dict:
+    """A physical card ``light/dark``: both faces, the one up on ``side`` first."""
+    light, _sep, dark = code.partition("/")
+    faces = {"light": _uf_face(light), "dark": _uf_face(dark or light)}
+    active = faces["dark" if side == "dark" else "light"]
+    back = faces["light" if side == "dark" else "dark"]
+    return {"code": code, "name": words.card_name("uno_flip", code), "active": active, "back": back}
+
+
+def _k_card(code: str) -> dict:
+    from games.words.karuselis import JOKERS, SUITS
+
+    if code == "BR":
+        kind, rank, suit = "broom", "", ""
+    elif code in JOKERS:
+        kind, rank, suit = "joker", str(JOKERS[code]), "★"
+    else:
+        kind = "red" if code[-1:] in ("H", "D") else "black"
+        rank = words.card_name("karuselis", code)[:-1]
+        suit = SUITS.get(code[-1:], "")
+    return {"code": code, "name": words.card_name("karuselis", code), "short": words.card_short("karuselis", code),
+            "kind": kind, "rank": rank, "suit": suit}
+
+
+IOTA_COLOURS = ("R", "Y", "G", "B")
+
+
+def _iota_card(code: str) -> dict:
+    wild = code in ("W1", "W2")
+    return {"code": code, "name": words.card_name("iota", code), "wild": wild,
+            "colour": "W" if wild else code[:1], "number": "" if wild else code[1:2],
+            "shape": "" if wild else code[2:3]}
+
+
+CARDAVIA_ORDER = ("FOOL", "OWL", "POT", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
+                  "HOUSE", "HORSE", "CAT", "DRAGOON", "CUCKOO")
+CARDAVIA_MATADORS = ("HOUSE", "HORSE", "CAT", "DRAGOON", "CUCKOO")
+
+
+def _cv_card(code: str) -> dict:
+    if code == "FOOL":
+        kind = "fool"
+    elif code in CARDAVIA_MATADORS:
+        kind = "matador"
+    elif code in ("OWL", "POT"):
+        kind = "low"
+    else:
+        kind = "number"
+    rank = CARDAVIA_ORDER.index(code) + 1 if code in CARDAVIA_ORDER else 0
+    return {"code": code, "name": words.card_name("cardavia", code), "kind": kind, "rank": rank,
+            "slug": code.lower()}
+
+
+CARD_MAKERS = {"livol": _livol_card, "karuselis": _k_card, "iota": _iota_card, "cardavia": _cv_card}
+
+
+def card(game: str, code: str, side: str = "light") -> dict:
+    """One card as the templates draw it (UNO FLIP: a face code, or a physical ``light/dark``)."""
+    if game == "uno_flip":
+        return _uf_card(code, side) if "/" in code else _uf_face(code)
+    return CARD_MAKERS[game](code)
+
+
+def _at(values, i, default=None):
+    try:
+        return values[i]
+    except (IndexError, KeyError, TypeError):
+        return default
+
+
+def _name(names, seat) -> str:
+    return _at(names, seat, "") if seat is not None else ""
+
+
+# ==========================================================================
+# The move log: the seat's redacted events in words, by round, newest first
+# ==========================================================================
+
+#: Per game, the events that open a round (Karuselis's re-deals ``cards_dealt`` stay in the round).
+ROUND_STARTS = {
+    "livol": {"round_dealt"},
+    "uno_flip": {"round_dealt"},
+    "karuselis": {"round_dealt"},
+    "iota": {"cards_dealt"},
+    "cardavia": {"cards_dealt", "deal_skipped"},
 }
 
 
-def _part(value) -> str:
-    if isinstance(value, dict) and "card" in value and "x" in value:
-        return f"{value['card']} ({value['x']},{value['y']})"
-    if isinstance(value, list):
-        return " · ".join(_part(v) for v in value) if all(isinstance(v, dict) for v in value) else \
-            "+".join(_part(v) for v in value)
-    return str(value)
+def move_starts(match: Match, upto: int | None = None) -> list[tuple[int, int | None]]:
+    """``(seq, seat)`` of the first event of every recorded move: where one move's events end
+    and the next begin (positions only; what a move was is read from the seat's own feed)."""
+    rows = Event.objects.filter(match=match, move__isnull=False)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return list(rows.order_by("seq").values_list("seq", "seat"))
 
 
-def move_label(move: dict) -> str:
-    """A short human label: the move's verb, then its details (``Play B4S (1,0) · Y2T (1,1)``)."""
-    words = [str(MOVE_WORDS.get(move.get("type"), move.get("type", "?")))]
-    for key, value in move.items():
-        if key == "type":
-            continue
-        words.append(str(MOVE_WORDS.get(key, key)) if value is True else _part(value))
-    return " ".join(w for w in words if w)
+def _groups(match: Match, events: list[dict], last_seq: int, starts) -> list[dict]:
+    """The positions of a match: the deal before the first move, then one per move
+    (``start``..``end`` seqs, ``seat`` the mover), each with the seat's events of it."""
+    bounds = [(1, None, False)] + [(s, seat, True) for s, seat in starts if s > 1]
+    groups = []
+    for i, (start, seat, is_move) in enumerate(bounds):
+        end = bounds[i + 1][0] - 1 if i + 1 < len(bounds) else last_seq
+        groups.append({"start": start, "end": end, "seat": seat, "move": is_move,
+                       "events": [], "lines": [], "summary": None})
+    firsts = [g["start"] for g in groups]
+    for e in events:
+        i = bisect.bisect_right(firsts, e["seq"]) - 1
+        if i >= 0:
+            groups[i]["events"].append(e)
+    return groups
 
+
+def _round_title(game: str, number) -> str:
+    if game == "iota":
+        return gettext("The deal")
+    if number is None:
+        return gettext("Before the first round")
+    return gettext("Round %(round)d") % {"round": number}
+
+
+class _CardaviaDeal:
+    """Cardavia's settlement table, completed by what follows it: every seat of the deal, the
+    lives it lost in the deal (a Dragoon's or Cat's chop included) and the lives it has left."""
+
+    def __init__(self, names):
+        self.names = names
+        self.lives: list[int] = []
+        self.reset()
+
+    def reset(self):
+        self.lost: dict = {}
+        self.settled = None
+        self.group = None
+        self.order: list[int] = []
+
+    def see(self, p: dict, group: dict, options: dict):
+        kind = p.get("type")
+        if kind == "match_started":
+            self.lives = [int(options.get("lives", 3))] * int(p.get("seats") or len(self.names))
+        elif kind == "cards_dealt":
+            self.order = list(p.get("order") or [])
+        elif kind == "life_lost" and isinstance(p.get("seat"), int):
+            if 0 <= p["seat"] < len(self.lives):
+                self.lives[p["seat"]] = int(p.get("lives", 0))
+            self.lost[p["seat"]] = self.lost.get(p["seat"], 0) + 1
+        elif kind == "deal_settled":
+            self.settled = words.round_summary("cardavia", p, self.names, options)
+            self.group = group
+            self.order = [s for s, c in enumerate(p.get("cards") or []) if c] or self.order
+
+    def table(self) -> dict | None:
+        if self.settled is None:
+            return None
+        by_seat = {r["seats"][0]: r for r in self.settled["rows"]}
+        seats = list(self.order) + sorted(s for s in self.lost if s not in self.order)
+        rows = []
+        for s in seats:
+            r = dict(by_seat.get(s) or {"seats": [s], "name": _name(self.names, s), "note": ""})
+            r.update(gain=-self.lost.get(s, 0), total=_at(self.lives, s), highlight=bool(self.lost.get(s)))
+            rows.append(r)
+        return {**self.settled, "rows": rows}
+
+
+def _build_log(game: str, groups: list[dict], names, seat, options: dict | None = None) -> dict:
+    """Fill each group's lines and summaries; return the log by round, newest first."""
+    rounds: list[dict] = []
+    current = None
+    opts = dict(options or {})
+    deal = _CardaviaDeal(names) if game == "cardavia" else None
+
+    def close_deal():
+        if deal is not None and current is not None:
+            table = deal.table()
+            if table is not None:
+                current["summary"] = table
+                if deal.group is not None:
+                    deal.group["summary"] = table
+            deal.reset()
+
+    for g in groups:
+        for e in g["events"]:
+            p, kind = e["payload"], e["type"]
+            if kind == "match_started" and isinstance(p.get("options"), dict):
+                opts.update(p["options"])
+            if kind in ROUND_STARTS[game]:
+                number = p.get("round", (current["number"] or 0) + 1 if current else 1)
+                if current is not None and not current["opened"]:
+                    current.update(number=number, title=_round_title(game, number), opened=True)
+                else:
+                    close_deal()
+                    current = {"number": number, "title": _round_title(game, number), "lines": [],
+                               "summary": None, "opened": True, "first": e["seq"]}
+                    rounds.append(current)
+            elif current is None:
+                current = {"number": None, "title": _round_title(game, None), "lines": [], "summary": None,
+                           "opened": False, "first": e["seq"]}
+                rounds.append(current)
+            summary = None
+            if deal is not None:
+                deal.see(p, g, opts)
+            else:
+                summary = words.round_summary(game, p, names, opts)
+                if summary is not None:
+                    current["summary"] = summary
+                    g["summary"] = summary
+            text = words.event_words(game, p, names)
+            if text is None:
+                continue
+            line = {"seq": e["seq"], "move": g["start"], "text": text, "type": kind, "seat": p.get("seat"),
+                    "mine": seat is not None and p.get("seat") == seat,
+                    "scored": summary is not None or kind == "deal_settled"}
+            current["lines"].append(line)
+            g["lines"].append(line)
+    close_deal()
+    out = []
+    for i, r in enumerate(reversed(rounds)):
+        out.append({"number": r["number"], "title": r["title"], "first": r["first"], "index": len(rounds) - 1 - i,
+                    "lines": list(reversed(r["lines"])), "summary": r["summary"], "newest": i == 0,
+                    "count": len(r["lines"]), "lazy": False, "hidden": 0})
+    return {"rounds": out, "options": opts, "empty": not any(r["lines"] for r in rounds)}
+
+
+def _fold_old_rounds(log: dict, inline: int = INLINE_ROUNDS) -> dict:
+    """Rounds older than the newest ``inline`` keep their table and the number of their lines; the
+    lines come when the reader opens the round (``match_log_round``): a long match's page stays light."""
+    for r in log["rounds"][inline:]:
+        r["lazy"], r["lines"] = True, []
+    for r in log["rounds"][:inline]:
+        r["hidden"] = max(0, len(r["lines"]) - INLINE_LINES)
+        if r["hidden"]:
+            r["lines"] = r["lines"][:INLINE_LINES]
+    return log
+
+
+def match_log(match: Match, seat: int | None, upto: int | None = None) -> dict:
+    """The move log of ``seat`` (None: a spectator): every event the seat may know
+    (``events_for_seat``), in words, grouped by round (newest first, lines newest first),
+    with each scored round's table. ``upto``: the log as it stood at that position."""
+    names = players(match)
+    events = events_for_seat(match, seat, limit=LOG_LIMIT)
+    if upto is not None:
+        events = [e for e in events if e["seq"] <= upto]
+    last = match.last_seq if upto is None else min(upto, match.last_seq)
+    groups = _groups(match, events, last, move_starts(match, upto=last))
+    return _build_log(match.game, groups, names, seat, match.options)
+
+
+def match_log_round(match: Match, seat: int | None, index: int, upto: int | None = None) -> dict | None:
+    """One round of ``match_log`` (``index``: 0 for the first round), lines newest first."""
+    rounds = match_log(match, seat, upto=upto)["rounds"]
+    return next((r for r in rounds if r["index"] == index), None)
+
+
+# ==========================================================================
+# The last move and whose turn it is
+# ==========================================================================
+
+def _marks(game: str, group: dict | None) -> dict:
+    """What the board highlights of one move (from the seat's events of it): the card just
+    played, the cells just filled, the cards just captured, the seats of a swap or refusal."""
+    marks = {"seat": None, "card": None, "cells": [], "captured": None, "build": None, "trailed": None,
+             "seats": {}}
+    if group is None:
+        return marks
+    marks["seat"] = group["seat"]
+    for e in group["events"]:
+        p, kind = e["payload"], e["type"]
+        who = p.get("seat")
+        if game in ("livol", "uno_flip") and kind == "card_played" and marks["card"] is None:
+            marks["card"] = p.get("face") or p.get("card")
+            marks["seat"] = who
+        elif game == "iota" and kind == "cards_played":
+            marks["cells"] += [(c.get("x"), c.get("y")) for c in p.get("cards") or [] if isinstance(c, dict)]
+        elif game == "iota" and kind == "wild_recycled":
+            marks["cells"].append((p.get("x"), p.get("y")))
+        elif game == "karuselis" and kind in ("cards_captured", "table_swept") and marks["captured"] is None:
+            marks["captured"] = {"seat": who, "card": p.get("card"), "cards": list(p.get("cards") or [])}
+        elif game == "karuselis" and kind == "build_made":
+            marks["build"] = p.get("build")
+        elif game == "karuselis" and kind == "card_trailed":
+            marks["trailed"] = p.get("card")
+        elif game == "cardavia":
+            tags = marks["seats"]
+            if kind == "swap_asked":
+                tags.setdefault(who, []).append("asked")
+            elif kind == "swap_refused":
+                tags.setdefault(who, []).append("refused")
+            elif kind == "cards_swapped":
+                tags.setdefault(who, []).append("swapped")
+                tags.setdefault(p.get("target"), []).append("swapped")
+            elif kind in ("stock_drawn", "stock_exchanged"):
+                tags.setdefault(who, []).append("swapped")
+            elif kind == "card_kept":
+                tags.setdefault(who, []).append("kept")
+            elif kind == "life_lost":
+                tags.setdefault(who, []).append("lost")
+    return marks
+
+
+def _turn(view: dict, seat: int | None, legal: list, names) -> dict:
+    """The banner above the board: "Your turn" / "Waiting for janis" / the match is over."""
+    if view.get("over"):
+        return {"state": "over", "text": gettext("The match is over."), "seat": None}
+    turn = view.get("turn")
+    if seat is not None and legal:
+        if turn == seat or turn is None:
+            return {"state": "mine", "text": gettext("Your turn"), "seat": seat}
+        return {"state": "act", "text": gettext("You may act now (it is %(player)s's turn)") % {
+            "player": _name(names, turn)}, "seat": turn}
+    if turn is not None:
+        if turn == seat:
+            return {"state": "mine", "text": gettext("Your turn"), "seat": seat}
+        return {"state": "waiting", "text": gettext("Waiting for %(player)s") % {"player": _name(names, turn)},
+                "seat": turn}
+    return {"state": "none", "text": "", "seat": None}
+
+
+def _last(group: dict | None, names) -> dict | None:
+    """The last move in words, for the banner above the board."""
+    if group is None or not group["lines"]:
+        return None
+    # the game's own events; the store's (an opening, a seed revealed) stay in the log
+    lines = [line["text"] for line in group["lines"]
+             if line["type"] not in STORE_EVENTS and line["type"] != "match_started"] or \
+        [line["text"] for line in group["lines"]]
+    return {"seat": group["seat"], "name": _name(names, group["seat"]), "start": group["start"],
+            "end": group["end"], "lines": lines[:4], "more": max(0, len(lines) - 4), "is_move": bool(group["move"])}
+
+
+# ==========================================================================
+# Legal moves as buttons
+# ==========================================================================
 
 def _play_scores(game: str, view: dict):
     """Per-game preview of a move's score, where the game offers one (IOTA: the turn's score)."""
-    if game == "iota" and view.get("hand") is not None and not view.get("over"):
+    if game == "iota" and view.get("hand") is not None and not view.get("over") and view.get("variant") != "kids":
         from engine.iota import view_scorer
 
         scorer = view_scorer(view)
@@ -67,92 +431,463 @@ def _play_scores(game: str, view: dict):
     return lambda m: None
 
 
-def match_board(match: Match, seat: int | None) -> dict:
-    """What the play page's board needs for one seat (or a spectator)."""
-    state = store.load_state(match)
-    game = registry.get(match.game)
-    view = game.view(state, seat)
-    legal = game.legal_moves(state, seat) if seat is not None and match.is_running else []
-    score_of = _play_scores(match.game, view) if legal else None
+def _entries(game: str, view: dict, legal: list[dict], seq: int, names) -> list[dict]:
+    score_of = _play_scores(game, view) if legal else None
     entries = []
     for m in legal:
-        label, score = move_label(m), score_of(m)
-        entries.append({"move": m, "label": label if score is None else f"{label} · +{score}", "score": score,
-                        "vals": json.dumps({"move": json.dumps(m), "expected_seq": match.last_seq})})
+        label, score = words.move_words(game, m, names), score_of(m)
+        colour = m.get("color")
+        entries.append({
+            "move": m, "type": m.get("type"), "score": score,
+            "label": label if score is None else f"{label} · +{score}",
+            "vals": json.dumps({"move": json.dumps(m), "expected_seq": seq}),
+            "colour": {"letter": colour, "name": words.colour_name(game, colour)} if colour else None,
+            "key": "move:" + json.dumps(m, sort_keys=True),
+        })
+    return entries
+
+
+# ==========================================================================
+# Boards, one builder per game: the view made ready to draw
+# ==========================================================================
+
+def _seat_rows(view: dict, seat, names, turn_seat, marks) -> list[dict]:
+    rows = []
+    for s, name in enumerate(names):
+        rows.append({"index": s, "name": name, "turn": s == turn_seat, "me": s == seat,
+                     "dealer": s == view.get("dealer"), "moved": s == marks.get("seat"),
+                     "resigned": s in (view.get("resigned") or [])})
+    return rows
+
+
+def _open_hands(view: dict, hands):
+    return hands if hands is not None else view.get("hands")
+
+
+def _calling_plays(plays: list[dict], view: dict) -> list[dict]:
+    """The plays to offer: a play that calls LIVOL! / UNO! only where it counts, when it leaves
+    one card (the engine lists the calling twin of every play)."""
+    if len(view.get("hand") or []) == 2:
+        return plays
+    return [e for e in plays if not e["move"].get("call")]
+
+
+def _livol_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+    open_hands = _open_hands(view, hands)
+    seats = _seat_rows(view, seat, names, turn_seat, marks)
+    for row in seats:
+        s = row["index"]
+        row.update(count=_at(view.get("hand_sizes"), s, 0), score=_at(view.get("scores"), s, 0),
+                   called=bool(_at(view.get("called"), s)), catchable=view.get("catchable") == s,
+                   open=[_livol_card(c) for c in open_hands[s]] if open_hands and _at(open_hands, s) is not None
+                   and s != seat else None)
+    plays = _calling_plays([e for e in legal if e["type"] == "play"], view)
+    hand = []
+    for code in view.get("hand") or []:
+        mine = [e for e in plays if e["move"].get("card") == code]
+        hand.append({"card": _livol_card(code), "plays": [e for e in mine if not e["move"].get("call")],
+                     "calls": [e for e in mine if e["move"].get("call")], "must": view.get("must_play") == code})
+    top = view.get("top")
+    colour = view.get("color")
+    options = view.get("options") or {}
     return {
-        "match": match,
-        "game": match.game,
-        "seat": seat,
-        "seq": match.last_seq,
-        "view": view,
-        "players": players(match),
-        "legal": entries,
+        "seats": seats, "hand": hand, "others": [e for e in legal if e["type"] != "play"],
+        "call_toggle": any(e["move"].get("call") for e in plays),
+        "top": dict(_livol_card(top), last=top is not None and marks.get("card") == top) if top else None,
+        "colour": {"letter": colour, "name": words.colour_name("livol", colour)} if colour else None,
+        "shown_hand": [_livol_card(c) for c in view["shown_hand"]] if view.get("shown_hand") is not None else None,
+        "target": options.get("target"), "own_hand": options.get("variant") == "own_hand",
+        "round": view.get("round"), "direction": view.get("direction"), "draw_size": view.get("draw_size"),
+        "discard_size": view.get("discard_size"), "dealer": _name(names, view.get("dealer")),
+        "phase": view.get("phase"), "must_play": _livol_card(view["must_play"]) if view.get("must_play") else None,
     }
 
 
-def events_for_seat(match: Match, seat: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
-    """The events after position ``after`` as ``seat`` may know them.
+def _uno_flip_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+    side = view.get("side") or "light"
+    open_hands = _open_hands(view, hands)
+    seats = _seat_rows(view, seat, names, turn_seat, marks)
+    for row in seats:
+        s = row["index"]
+        row.update(count=_at(view.get("hand_sizes"), s, 0), score=_at(view.get("scores"), s, 0),
+                   called=bool(_at(view.get("called"), s)),
+                   backs=[_uf_face(c) for c in _at(view.get("backs"), s, []) or []]
+                   if s != seat and not (open_hands and _at(open_hands, s) is not None) else [],
+                   open=[_uf_card(c, side) for c in open_hands[s]] if open_hands and _at(open_hands, s) is not None
+                   and s != seat else None)
+    plays = _calling_plays([e for e in legal if e["type"] == "play"], view)
+    hand = []
+    for code in view.get("hand") or []:
+        c = _uf_card(code, side)
+        active = c["active"]["code"]
+        mine = [e for e in plays if e["move"].get("card") == code
+                or (e["move"].get("card") == active and "/" not in str(e["move"].get("card")))]
+        hand.append({"card": c, "plays": [e for e in mine if not e["move"].get("call")],
+                     "calls": [e for e in mine if e["move"].get("call")]})
+    top, colour = view.get("top"), view.get("color")
+    return {
+        "side": side, "seats": seats, "hand": hand, "others": [e for e in legal if e["type"] != "play"],
+        "call_toggle": any(e["move"].get("call") for e in plays),
+        "top": dict(_uf_face(top), last=top is not None and marks.get("card") == top) if top else None,
+        "colour": {"letter": colour, "name": words.colour_name("uno_flip", colour)} if colour else None,
+        "draw_back": _uf_face(view["draw_back"]) if view.get("draw_back") else None,
+        "shown_hand": [_uf_card(c, side) for c in view["shown_hand"]] if view.get("shown_hand") else None,
+        "round": view.get("round"), "direction": view.get("direction"), "draw_size": view.get("draw_size"),
+        "discard_size": view.get("discard_size"), "dealer": _name(names, view.get("dealer")),
+        "target": (view.get("options") or {}).get("target"),
+    }
 
-    While the match runs each payload goes through ``engine.redact`` (events the
-    seat may not know of are left out); once it has finished every event is public (an aborted
-    match never revealed its seed: it stays redacted).
-    """
-    game = registry.get(match.game)
-    rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
-    public = match.status == Match.Status.FINISHED
-    out = []
-    for e in rows:
-        if public:
-            payload = e.payload
-        elif e.type == SEED_REVEALED:
-            continue
-        else:
-            payload = game.redact(e.payload, seat)
-            if payload is None:
-                continue
-        out.append({"seq": e.seq, "type": e.type, "seat": e.seat, "payload": payload,
-                    "created_at": e.created_at.isoformat()})
+
+def _k_side_name(names, s: int, seats: int) -> str:
+    from games.words.karuselis import side_name
+
+    return side_name(names, s, seats)
+
+
+def _karuselis_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+    n = view.get("seats") or len(names)
+    open_hands = _open_hands(view, hands)
+    seats = _seat_rows(view, seat, names, turn_seat, marks)
+    for row in seats:
+        s = row["index"]
+        row.update(count=_at(view.get("hand_sizes"), s, 0), pile=_at(view.get("pile_sizes"), s, 0),
+                   spades=_at(view.get("spades"), s, 0), score=_at(view.get("scores"), s, 0),
+                   last_points=_at(view.get("last_points"), s), team=_at(view.get("sides"), s) if n == 4 else None,
+                   open=[_k_card(c) for c in open_hands[s]] if open_hands and _at(open_hands, s) is not None
+                   and s != seat else None)
+    table = view.get("table") or {}
+    loose = [dict(_k_card(c), last=c == marks.get("trailed")) for c in table.get("cards") or []]
+    builds = [{"id": b["id"], "value": b["value"], "owner": _name(names, b.get("owner")),
+               "mine": b.get("owner") == seat, "cards": [_k_card(c) for c in b.get("cards") or []],
+               "last": b["id"] == marks.get("build")} for b in table.get("builds") or []]
+    captured = None
+    if marks.get("captured"):
+        cap = marks["captured"]
+        captured = {"name": _name(names, cap["seat"]), "card": _k_card(cap["card"]) if cap.get("card") else None,
+                    "cards": [_k_card(c) for c in cap["cards"] if c != cap.get("card")]}
+    moves = []
+    for e in legal:
+        m = e["move"]
+        take = [x for g in m.get("groups") or [] for x in g] + list(m.get("onto") or [])
+        groups = [[_k_card(x) if not str(x).startswith("b") else {"build": x} for x in g]
+                  for g in m.get("groups") or []]
+        onto = [_k_card(x) if not str(x).startswith("b") else {"build": x} for x in m.get("onto") or []]
+        moves.append(dict(e, card=_k_card(m["card"]) if m.get("card") else None, take=" ".join(take),
+                          groups=groups, onto=onto, value=m.get("value")))
+    return {
+        "seats": seats, "sides": [r for r in seats if n != 4 or r["index"] < 2],
+        "partners": n == 4, "loose": loose, "builds": builds, "captured": captured,
+        "hand": [_k_card(c) for c in view.get("hand") or []], "moves": moves,
+        "round": view.get("round"), "stock_size": view.get("stock_size"), "target": view.get("target"),
+        "deck": view.get("deck"), "dealer": _name(names, view.get("dealer")),
+        "side_names": [_k_side_name(names, s, n) for s in range(n)],
+    }
+
+
+def _iota_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+    open_hands = _open_hands(view, hands)
+    seats = _seat_rows(view, seat, names, turn_seat, marks)
+    for row in seats:
+        s = row["index"]
+        row.update(count=_at(view.get("hand_sizes"), s, 0), score=_at(view.get("scores"), s, 0),
+                   open=[_iota_card(c) for c in open_hands[s]] if open_hands and _at(open_hands, s) is not None
+                   and s != seat else None)
+    layout = view.get("layout") or {"dx": 0, "dy": 0, "cols": 1, "rows": 1}
+    last_cells = {tuple(c) for c in marks.get("cells") or []}
+    if not last_cells and view.get("last_play"):
+        last_cells = {(p["x"], p["y"]) for p in view["last_play"].get("cards") or []}
+    grid = []
+    for c in view.get("grid") or []:
+        cand = c.get("candidates")
+        grid.append({"card": _iota_card(c["card"]), "x": c["x"], "y": c["y"], "col": c["x"] + layout["dx"],
+                     "row": c["y"] + layout["dy"], "last": (c["x"], c["y"]) in last_cells,
+                     "candidates": len(cand) if cand is not None else None,
+                     "candidate_names": ", ".join(words.card_name("iota", k) for k in cand[:8]) if cand else ""})
+    last = view.get("last_play")
+    return {
+        "seats": seats, "grid": grid, "layout": layout,
+        "hand": [_iota_card(c) for c in view.get("hand") or []],
+        "plays": [{"move": e["move"], "label": e["label"], "score": e["score"]} for e in legal if e["type"] == "play"],
+        "passes": [e for e in legal if e["type"] == "pass"],
+        "plain_pass": next((e for e in legal if e["type"] == "pass" and not e["move"].get("return")), None),
+        "recycles": [dict(e, card=_iota_card(e["move"]["card"])) for e in legal if e["type"] == "recycle"],
+        "stock_size": view.get("stock_size"), "variant": view.get("variant"), "passes_in_row": view.get("passes"),
+        "last_play": {"name": _name(names, last["seat"]), "score": last.get("score")} if last else None,
+    }
+
+
+def _cardavia_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+    n = view.get("seats") or len(names)
+    participants = view.get("participants") or []
+    resting = view.get("resting") or []
+    seats = _seat_rows(view, seat, names, turn_seat, marks)
+    face_up = view.get("face_up") or []
+    revealed = view.get("revealed") or []
+    for row in seats:
+        s = row["index"]
+        lives = _at(view.get("lives"), s, 0)
+        shown = None
+        if hands is not None:
+            h = _at(hands, s) or []
+            shown = _cv_card(h[0]) if h else None
+        elif view.get("over") and view.get("hands") and s in participants:
+            c = _at(view.get("hands"), s)
+            shown = _cv_card(c) if c else None
+        elif s in participants and _at(face_up, s):
+            shown = _cv_card(face_up[s])
+        elif s == seat and view.get("hand"):
+            shown = _cv_card(view["hand"][0])
+        row.update(lives=lives, hearts=range(lives), out=lives == 0, resting=s in resting,
+                   playing=s in participants, card=shown, face_up=bool(_at(face_up, s)),
+                   back=shown is None and s in participants and not view.get("over"),
+                   revealed=_cv_card(revealed[s]) if _at(revealed, s) else None,
+                   tags=marks["seats"].get(s, []), angle=(s - (seat if seat is not None else 0)) % max(n, 1))
+    me = None
+    if seat is not None:
+        me = {"card": _cv_card(view["hand"][0]) if view.get("hand") else None,
+              "resting": seat in resting, "out": _at(view.get("lives"), seat, 1) == 0,
+              "dealer": seat == view.get("dealer")}
+    return {
+        "seats": seats, "n": n, "me": me, "moves": legal, "round": view.get("round"),
+        "stock_size": view.get("stock_size"), "set_aside": [_cv_card(c) for c in view.get("set_aside") or []],
+        "resting": [_name(names, s) for s in resting],
+        "order": [_cv_card(c) for c in CARDAVIA_ORDER],
+    }
+
+
+BOARDS = {"livol": _livol_board, "uno_flip": _uno_flip_board, "karuselis": _karuselis_board,
+          "iota": _iota_board, "cardavia": _cardavia_board}
+
+
+def board_for(game: str, view: dict, seat: int | None, legal: list[dict], names, group: dict | None = None,
+              hands=None) -> dict:
+    """One game's board, ready to draw: ``view`` made into named cards and seat rows, ``legal``
+    (``_entries``) attached to the cards they play, and the last move (``group``) marked."""
+    marks = _marks(game, group)
+    turn = view.get("turn") if not view.get("over") else None
+    return BOARDS[game](view, seat, legal, names, marks, hands, turn)
+
+
+# ==========================================================================
+# The play page: one seat's board, its log, and the positions since the page's
+# ==========================================================================
+
+def _title(match: Match, turn: dict) -> str:
+    base = f"{match} · cardleague"
+    if turn["state"] == "mine":
+        return gettext("(your turn) %(title)s") % {"title": base}
+    return base
+
+
+def _recent_summary(groups: list[dict], upto: int, seat: int | None):
+    """The latest round table that the seat has not moved since (so a round never ends silently);
+    a spectator sees the table of the last move only."""
+    done = [g for g in groups if g["end"] <= upto and g["lines"]]
+    if seat is None:
+        return done[-1]["summary"] if done else None
+    for g in reversed(done):
+        if g["summary"] is not None:
+            return g["summary"]
+        if seat is not None and g["move"] and g["seat"] == seat:
+            return None
+    return None
+
+
+def _result(view: dict, names) -> list[dict] | None:
+    """A finished match's places: ``[{"place": 1, "names": "anna"}, …]`` (tied seats share one)."""
+    outcome = view.get("outcome") if view.get("over") else None
+    if not outcome:
+        return None
+    out, place = [], 1
+    for seats in outcome.get("ranking") or []:
+        out.append({"place": place, "names": words.common.names_list(names, seats), "seats": list(seats)})
+        place += len(seats)
     return out
 
+
+def _position(match: Match, game, view: dict, seat, names, group, groups, legal, seq: int, live: bool) -> dict:
+    entries = _entries(match.game, view, legal, seq, names) if live else []
+    turn = _turn(view, seat, entries, names)
+    return {
+        "seq": seq,
+        "view": view,
+        "legal": entries,
+        "b": board_for(match.game, view, seat, entries, names, group),
+        "turn": turn,
+        "last": _last(group, names),
+        "summary": _recent_summary(groups, seq, seat),
+        "title": _title(match, turn),
+        "from": group["start"] if group else seq,
+        "result": _result(view, names),
+    }
+
+
+def match_board(match: Match, seat: int | None, since: int | None = None) -> dict:
+    """What the play page needs for one seat (or a spectator): the board at the match's
+    position, the move log, and — when ``since`` is an earlier position — the boards after each
+    move since then (at most ``MAX_FRAMES``, older ones skipped), each from the seat's own
+    view at that position, for the page to play back one by one."""
+    game = registry.get(match.game)
+    names = players(match)
+    events = events_for_seat(match, seat, limit=LOG_LIMIT)
+    groups = _groups(match, events, match.last_seq, move_starts(match))
+    log = _fold_old_rounds(_build_log(match.game, groups, names, seat, match.options))
+    state = store.load_state(match) if not match.is_waiting else None
+    if state is None:  # the seats are not all taken yet: no deal, only the log of the opening
+        return {"match": match, "game": match.game, "game_name": GAME_LABELS.get(match.game, match.game),
+                "seat": seat, "players": names, "log": log, "frames": [], "hands": None, "waiting": True,
+                "seq": match.last_seq, "view": {"over": match.has_ended}, "legal": [], "b": None, "last": None,
+                "summary": None, "result": None, "from": match.last_seq, "title": f"{match} · cardleague",
+                "turn": {"state": "none", "seat": None,
+                         "text": gettext("This match never started.") if match.has_ended
+                         else gettext("Waiting for the players to take their seats")}}
+    view = game.view(state, seat)
+    legal = game.legal_moves(state, seat) if seat is not None and match.is_running else []
+    visible = [g for g in groups if g["lines"]]
+    latest = visible[-1] if visible else None
+    context = {"match": match, "game": match.game, "game_name": GAME_LABELS.get(match.game, match.game),
+               "seat": seat, "players": names, "log": log, "frames": [], "hands": None}
+    context.update(_position(match, game, view, seat, names, latest, groups, legal, match.last_seq, live=True))
+    if since is not None and 0 <= since < match.last_seq:
+        later = [g for g in visible if g["start"] > since][-MAX_FRAMES:]
+        frames = later[:-1] if later and later[-1] is latest else later
+        if frames:
+            state = store.load_state(match, upto=frames[0]["end"])
+            at = frames[0]["end"]
+            rows = Event.objects.filter(match=match, seq__gt=at, seq__lte=frames[-1]["end"]).order_by("seq")
+            pending = list(rows.only("seq", "type", "payload"))
+            for g in frames:
+                while pending and pending[0].seq <= g["end"]:
+                    e = pending.pop(0)
+                    if e.type not in STORE_EVENTS:
+                        state = game.apply(state, e.payload)
+                frame_view = game.view(state, seat)
+                context["frames"].append(
+                    _position(match, game, frame_view, seat, names, g, groups, [], g["end"], live=False))
+    return context
+
+
+# ==========================================================================
+# Replays
+# ==========================================================================
 
 def replay_positions(match: Match) -> list[dict]:
     """The positions a replay steps through: after the deal, then after each move."""
     starts = list(Event.objects.filter(match=match, move__isnull=False).order_by("seq")
                   .values_list("seq", "seat", "move"))
-    positions = [{"seq": (starts[0][0] - 1) if starts else match.last_seq, "seat": None, "move": None}]
+    positions = [{"seq": (starts[0][0] - 1) if starts else match.last_seq, "seat": None, "move": None,
+                  "start": 1}]
     for i, (seq, seat, move) in enumerate(starts):
         end = starts[i + 1][0] - 1 if i + 1 < len(starts) else match.last_seq
-        positions.append({"seq": end, "seat": seat, "move": move})
+        positions.append({"seq": end, "seat": seat, "move": move, "start": seq})
     return positions
 
 
 def replay_frame(match: Match, step: int) -> dict:
-    """One replay step of a finished match: the table and every hand at that point."""
+    """One replay step of a finished match: the table and every hand at that point, the move
+    that led there in words, and the log up to it (the match is over: every event is public)."""
     positions = replay_positions(match)
     step = max(0, min(step, len(positions) - 1))
     position = positions[step]
     game = registry.get(match.game)
+    names = players(match)
     state = store.load_state(match, upto=position["seq"])
     seats = match.seats.count()
     view = game.view(state, None)
     hands = [game.view(state, s).get("hand") for s in range(seats)]
-    events = [e.payload for e in Event.objects.filter(
-        match=match, seq__gt=positions[step - 1]["seq"] if step else 0, seq__lte=position["seq"]).order_by("seq")]
+    events = events_for_seat(match, None, limit=LOG_LIMIT)
+    upto = [e for e in events if e["seq"] <= position["seq"]]
+    groups = _groups(match, upto, position["seq"], [(p["start"], p["seat"]) for p in positions[1:step + 1]])
+    log = _fold_old_rounds(_build_log(match.game, groups, names, None, match.options))
+    group = groups[-1] if groups and groups[-1]["end"] == position["seq"] else None
+    label = words.move_words(match.game, position["move"], names) if position["move"] else ""
     return {
         "match": match,
         "game": match.game,
+        "game_name": GAME_LABELS.get(match.game, match.game),
         "step": step,
         "last_step": len(positions) - 1,
         "position": position,
-        "move_label": move_label(position["move"]) if position["move"] else "",
+        "mover": _name(names, position["seat"]),
+        "move_label": label,
         "view": view,
         "hands": hands,
         "seat": None,
         "legal": [],
         "seq": position["seq"],
-        "players": players(match),
-        "events": events,
+        "players": names,
+        "b": board_for(match.game, view, None, [], names, group, hands=hands),
+        "last": _last(group, names),
+        "summary": _recent_summary(groups, position["seq"], None),
+        "result": _result(view, names),
+        "log": log,
+        "events": [e["payload"] for e in upto if e["seq"] > (positions[step - 1]["seq"] if step else 0)],
     }
+
+
+def audit_events(match: Match, seat: int | None) -> list[dict]:
+    """The audit page's event table: the seat's feed with each event in words."""
+    names = players(match)
+    out = []
+    for e in events_for_seat(match, seat, limit=LOG_LIMIT):
+        out.append(dict(e, words=words.event_words(match.game, e["payload"], names) or ""))
+    return out
+
+
+# ==========================================================================
+# Rules pages
+# ==========================================================================
+
+#: The languages each game's rulebook came in, its seed's language first (shared/rules/*.md).
+RULEBOOK_LANGUAGES = {
+    "livol": ["lv", "en", "lt"],
+    "karuselis": ["lv"],
+    "uno_flip": ["lt"],
+    "iota": ["ru"],
+    "cardavia": ["uk"],
+}
+
+
+#: Cards the rules pages draw in their examples, by a name a template can spell.
+RULE_EXAMPLES = {
+    "livol": {"r7": "R7", "b7": "B7", "r2": "R2", "rskip": "Rskip", "rrev": "Rrev", "rp2": "R+2", "w": "W",
+              "w4": "W+4", "g5": "G5", "g2": "G2", "b9": "B9", "y3": "Y3", "g0": "G0", "bskip": "Bskip"},
+    "uno_flip": {"r4": "R4", "r1": "R+1", "rrev": "Rrev", "rskip": "Rskip", "rflip": "Rflip", "w": "W",
+                 "w2": "W+2", "p5": "P+5", "prev": "Prev", "pskipall": "Pskipall", "pflip": "Pflip",
+                 "dw": "DW", "dwc": "DW+C", "v6": "V6", "y2": "Y2", "phys": "Y2/V6", "phys2": "R4/P+5"},
+    "karuselis": {"h7": "7H", "s7": "7S", "c3": "3C", "d4": "4D", "d5": "5D", "h2": "2H", "s9": "9S",
+                  "qs": "QS", "qh": "QH", "qd": "QD", "x20": "X20", "x15": "X15", "x11": "X11", "br": "BR",
+                  "d10": "10D", "s2": "2S", "ac": "AC", "s10": "10S", "h6": "6H", "kd": "KD"},
+    "iota": {"r1c": "R1C", "r2s": "R2S", "r3t": "R3T", "r4x": "R4X", "g1c": "G1C", "b1c": "B1C", "y1c": "Y1C",
+             "b2x": "B2X", "g3s": "G3S", "w1": "W1", "y4t": "Y4T"},
+    "cardavia": {"fool": "FOOL", "owl": "OWL", "pot": "POT", "n0": "0", "n5": "5", "n12": "12",
+                 "house": "HOUSE", "horse": "HORSE", "cat": "CAT", "dragoon": "DRAGOON", "cuckoo": "CUCKOO"},
+}
+
+
+def rules_page(game: str, language: str) -> dict:
+    """The rules page of ``game``: its name, and the languages to read it in — the rulebook's
+    own first, then the site's other languages (each a ``set_language`` form)."""
+    from django.conf import settings
+    from django.utils.translation import get_language_info
+
+    if game not in RULEBOOK_LANGUAGES:
+        raise KeyError(game)
+    site = [code for code, _label in settings.LANGUAGES]
+    ordered = [c for c in RULEBOOK_LANGUAGES[game] if c in site] + \
+              [c for c in site if c not in RULEBOOK_LANGUAGES[game]]
+    languages = []
+    for code in ordered:
+        info = get_language_info(code)
+        languages.append({"code": code, "name": info["name_local"], "english": info["name"],
+                          "current": code == language, "rulebook": code in RULEBOOK_LANGUAGES[game]})
+    examples = {key: card(game, code) for key, code in RULE_EXAMPLES.get(game, {}).items()}
+    if game == "cardavia":
+        examples["order"] = [_cv_card(c) for c in CARDAVIA_ORDER]
+    return {"game": game, "game_name": GAME_LABELS.get(game, game), "languages": languages, "ex": examples,
+            "rulebook": [lang for lang in languages if lang["rulebook"]],
+            "rules_url": reverse("rules", args=[game]), "game_css": f"games/{game}.css",
+            "games": [{"game": g, "name": GAME_LABELS.get(g, g), "current": g == game} for g in registry.names()]}
 
 
 def waiting_seats(user) -> list:

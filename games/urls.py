@@ -4,10 +4,13 @@ from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
+    path("rules/<slug:game>/", views.rules, name="rules"),
     path("matches/new/", views.match_new, name="match_new"),
     path("matches/<int:match_id>/", views.match_play, name="match_play"),
     path("matches/<int:match_id>/board/", views.match_board, name="match_board"),
     path("matches/<int:match_id>/move/", views.match_move, name="match_move"),
+    path("matches/<int:match_id>/log/", views.match_log, name="match_log"),
     path("matches/<int:match_id>/replay/", views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/audit/", views.match_audit, name="match_audit"),
 ]

@@ -1,11 +1,14 @@
-"""Pages: home, new match, play (htmx board), replay, audit. Thin: parse, call, render."""
+"""Pages: home, new match, play (htmx board), replay, audit, rules. Thin: parse, call, render."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import get_language
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
@@ -14,13 +17,13 @@ from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.api import parse_move
 from games.audit import match_verify
 from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
-from games.forms import DEFAULT_SEATS, NewMatchForm
+from games.forms import NewMatchForm
 from games.models import Match
 from games.services import SeatSpec
 
 
 def home(request):
-    context = {"form": NewMatchForm(), "default_seats": DEFAULT_SEATS}
+    context = {"form": NewMatchForm()}
     if request.user.is_authenticated:
         mine = Match.objects.filter(seats__user=request.user).distinct().order_by("-created_at")
         context["running"] = mine.filter(status=Match.Status.RUNNING)[:20]
@@ -34,7 +37,7 @@ def home(request):
 def match_new(request):
     form = NewMatchForm(request.POST, user=request.user)
     if not form.is_valid():
-        return render(request, "games/home.html", {"form": form, "default_seats": DEFAULT_SEATS}, status=400)
+        return render(request, "games/home.html", {"form": form}, status=400)
     data = form.cleaned_data
     people = [SeatSpec(user=request.user)] + [SeatSpec(user=u) for u in data["people_users"]]
     seats = people + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - len(people))]
@@ -50,19 +53,26 @@ def _url(name: str, match: Match, query: dict) -> str:
 def _game_assets(match: Match) -> dict:
     """The game's board partial (the generic one if it has none) and its stylesheet."""
     return {"game_template": [f"games/play/{match.game}.html", "games/play/_generic.html"],
-            "game_css": f"games/{match.game}.css"}
+            "game_css": f"games/{match.game}.css", "game_js": f"games/{match.game}.js"}
 
 
-def _board_context(request, match: Match) -> dict:
+def _viewer(request, match: Match) -> int | None:
+    """The seat the page is for: the one asked for (``?seat=``) if the user holds it, else the
+    user's first seat, else None (a spectator)."""
     held = seats_of(request.user, match)
-    seat = held[0] if held else None
     requested = request.GET.get("seat")
     if requested is not None and requested.isdigit() and int(requested) in held:
-        seat = int(requested)
-    context = selectors.match_board(match, seat)
+        return int(requested)
+    return held[0] if held else None
+
+
+def _board_context(request, match: Match, since: int | None = None) -> dict:
+    seat = _viewer(request, match)
+    context = selectors.match_board(match, seat, since=since)
     seat_query = {"seat": seat} if seat is not None else {}
     context["move_url"] = _url("match_move", match, seat_query)
     context["poll_url"] = _url("match_board", match, {"since": match.last_seq, **seat_query})
+    context["log_url"] = _url("match_log", match, seat_query)
     context.update(_game_assets(match))
     return context
 
@@ -94,9 +104,11 @@ def match_play(request, match_id: int):
 @_domain
 def match_board(request, match_id: int):
     match = access_match(request.user, match_id)
-    if request.GET.get("since") == str(match.last_seq):
+    since = request.GET.get("since", "")
+    if since == str(match.last_seq):
         return HttpResponse(status=204)  # nothing new: htmx keeps the board (and any selection) as it is
-    return render(request, "games/_board.html", _board_context(request, match))
+    position = int(since) if since.isdigit() and len(since) <= 10 else None
+    return render(request, "games/_board.html", _board_context(request, match, since=position))
 
 
 @login_required
@@ -107,20 +119,21 @@ def match_move(request, match_id: int):
     requested = request.GET.get("seat") or request.POST.get("seat")
     seat = int(requested) if requested and requested.isdigit() else None
     match, seat = access_seat(request.user, match_id, seat)
-    error = None
+    error, before = None, None
     try:
         moves_rate_check(request)
         move = parse_move(request.POST.get("move", ""))
-        services.move_submit(match_id=match.pk, seat=seat, move=move,
-                             expected_seq=_position(request.POST.get("expected_seq")))
+        before = _position(request.POST.get("expected_seq"))
+        services.move_submit(match_id=match.pk, seat=seat, move=move, expected_seq=before)
     except (IllegalMove, DomainError) as exc:
-        status, error = http_error(exc)
+        status, error = http_error(exc)  # an illegal move's message is in words (games.words)
         if not request.htmx:
             return HttpResponse(f"{error['code']}: {error['message']}", status=status, content_type="text/plain")
     if not request.htmx:
         return redirect("match_play", match_id=match.pk)
     match.refresh_from_db()
-    context = _board_context(request, match)
+    # the board after the move, and the bots' moves that followed it, played back one by one
+    context = _board_context(request, match, since=before if error is None else None)
     context["error"] = error
     return render(request, "games/_board.html", context)
 
@@ -145,11 +158,12 @@ def rate_limited(request, exception=None):
 @_domain
 def match_replay(request, match_id: int):
     match = access_match(request.user, match_id)
-    if match.is_running:
+    if not match.has_ended or match.status == Match.Status.CANCELLED:
         return redirect("match_play", match_id=match.pk)
     step = request.GET.get("step", "")
-    frame = selectors.replay_frame(match, int(step) if step.lstrip("-").isdigit() else 0)
+    frame = selectors.replay_frame(match, int(step) if step.lstrip("-").isdigit() and len(step) < 10 else 0)
     frame.update(_game_assets(match))
+    frame["log_url"] = _url("match_log", match, {"upto": frame["seq"]})
     template = "games/_replay_frame.html" if request.htmx else "games/replay.html"
     return render(request, template, frame)
 
@@ -157,10 +171,45 @@ def match_replay(request, match_id: int):
 @login_required
 @require_GET
 @_domain
+def match_log(request, match_id: int):
+    """The lines of one older round of the move log, as the page's seat may know them (htmx, when the
+    reader opens the round); ``upto``: a replay's position, for a match that has ended."""
+    match = access_match(request.user, match_id)
+    index, upto = request.GET.get("round", ""), request.GET.get("upto", "")
+    if not index.isdigit() or len(index) > 6:
+        raise Http404()
+    position = int(upto) if upto.isdigit() and len(upto) <= 10 and match.has_ended else None
+    seat = _viewer(request, match) if position is None else None
+    found = selectors.match_log_round(match, seat, int(index), upto=position)
+    if found is None:
+        raise Http404()
+    return render(request, "games/_log_lines.html", {"r": found})
+
+
+@login_required
+@require_GET
+@_domain
 def match_audit(request, match_id: int):
     match = access_match(request.user, match_id)
-    report = match_verify(match) if not match.is_running else None
+    report = match_verify(match) if match.has_ended else None
     held = seats_of(request.user, match)
-    events = selectors.events_for_seat(match, held[0] if held else None)
+    events = selectors.audit_events(match, held[0] if held else None)
     return render(request, "games/audit.html", {"match": match, "report": report, "events": events,
                                                 "players": selectors.players(match)})
+
+
+@require_GET
+def rules(request, game: str):
+    """A game's rules for players, in the site's language; public."""
+    try:
+        context = selectors.rules_page(game, get_language())
+    except KeyError:
+        raise Http404()
+    return render(request, f"rules/{game}.html", context)
+
+
+@require_GET
+@cache_control(max_age=86400, public=True)
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page says: send them to the SVG icon."""
+    return redirect(static("favicon.svg"), permanent=True)
