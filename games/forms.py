@@ -127,11 +127,30 @@ def options_problem(game: str, seats: int, options: dict) -> str | None:
     return None
 
 
+#: The clocks a person may choose for a match of their own (a league sets its own in the admin).
+CLOCKS = {
+    "": None,
+    "live-60": {"move_seconds": 60},
+    "live-30-bank": {"move_seconds": 30, "bank_seconds": 300},
+    "days-1": {"move_days": 1},
+    "days-3": {"move_days": 3},
+}
+CLOCK_CHOICES = [("", _("No clock")), ("live-60", _("Live: 60 seconds a move")),
+                 ("live-30-bank", _("Live: 30 seconds a move and a 5-minute bank")),
+                 ("days-1", _("Correspondence: 1 day a move")), ("days-3", _("Correspondence: 3 days a move"))]
+
+
 class NewMatchForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial="livol", widget=forms.RadioSelect)
     bot = forms.ChoiceField(label=_("Bots"), choices=BOT_CHOICES, initial="greedy")
-    people = forms.CharField(label=_("Other people (usernames, comma separated; bots fill the other seats)"),
-                             required=False, max_length=400)
+    people = forms.CharField(label=_("Invite people (usernames, comma separated; bots fill the other seats)"),
+                             required=False, max_length=400,
+                             help_text=_("They accept or decline; the match starts when everyone has accepted."))
+    clock = forms.ChoiceField(label=_("Clock"), choices=CLOCK_CHOICES, required=False,
+                              help_text=_("When time runs out, a bot makes the move; three in a row and the seat "
+                                          "is given up."))
+    # the random value this browser drew for the shuffle (crypto.getRandomValues); empty without script
+    entropy = forms.RegexField(regex=r"^[0-9a-f]{16,128}$", required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -171,7 +190,8 @@ class NewMatchForm(forms.Form):
             raise forms.ValidationError(_("No player named %(names)s.") % {"names": ", ".join(unknown)})
         if len(names) + 1 > seats:
             raise forms.ValidationError(_("More people than seats."))
-        data.update(seats=seats, options=options, people_users=[users[n] for n in names])
+        data.update(seats=seats, options=options, people_users=[users[n] for n in names],
+                    clock_value=CLOCKS.get(data.get("clock") or ""))
         return data
 
     def options(self) -> dict:

@@ -11,6 +11,10 @@ urlpatterns = [
     path("matches/<int:match_id>/board/", views.match_board, name="match_board"),
     path("matches/<int:match_id>/move/", views.match_move, name="match_move"),
     path("matches/<int:match_id>/log/", views.match_log, name="match_log"),
+    path("matches/<int:match_id>/join/", views.match_join, name="match_join"),
+    path("matches/<int:match_id>/decline/", views.match_decline, name="match_decline"),
+    path("matches/<int:match_id>/resign/", views.match_resign, name="match_resign"),
+    path("matches/<int:match_id>/record.json", views.match_record, name="match_record"),
     path("matches/<int:match_id>/replay/", views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/audit/", views.match_audit, name="match_audit"),
 ]

@@ -25,9 +25,7 @@ from games.services import SeatSpec
 def home(request):
     context = {"form": NewMatchForm()}
     if request.user.is_authenticated:
-        mine = Match.objects.filter(seats__user=request.user).distinct().order_by("-created_at")
-        context["running"] = mine.filter(status=Match.Status.RUNNING)[:20]
-        context["finished"] = mine.exclude(status=Match.Status.RUNNING)[:20]
+        context["waits"] = selectors.waits_for(request.user)
         context["recent"] = Match.objects.filter(status=Match.Status.FINISHED).order_by("-finished_at")[:10]
     return render(request, "games/home.html", context)
 
@@ -39,9 +37,12 @@ def match_new(request):
     if not form.is_valid():
         return render(request, "games/home.html", {"form": form}, status=400)
     data = form.cleaned_data
-    people = [SeatSpec(user=request.user)] + [SeatSpec(user=u) for u in data["people_users"]]
+    # the creator sits down with their browser's random value; the people they name are invited
+    people = ([SeatSpec(user=request.user, entropy=data["entropy"] or None)]
+              + [SeatSpec(user=u, invite=True) for u in data["people_users"]])
     seats = people + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - len(people))]
-    match = services.match_create(game=data["game"], seats=seats, options=form.options(), created_by=request.user)
+    match = services.match_create(game=data["game"], seats=seats, options=form.options(), created_by=request.user,
+                                  clock=data["clock_value"])
     return redirect("match_play", match_id=match.pk)
 
 
@@ -69,6 +70,7 @@ def _viewer(request, match: Match) -> int | None:
 def _board_context(request, match: Match, since: int | None = None) -> dict:
     seat = _viewer(request, match)
     context = selectors.match_board(match, seat, since=since)
+    context["people"] = selectors.match_people(match, request.user)
     seat_query = {"seat": seat} if seat is not None else {}
     context["move_url"] = _url("match_move", match, seat_query)
     context["poll_url"] = _url("match_board", match, {"since": match.last_seq, **seat_query})
@@ -213,3 +215,53 @@ def rules(request, game: str):
 def favicon(request):
     """Browsers ask for /favicon.ico whatever the page says: send them to the SVG icon."""
     return redirect(static("favicon.svg"), permanent=True)
+
+
+@login_required
+@require_POST
+@_domain
+def match_join(request, match_id: int):
+    """Accept an invitation, or take the seat a tournament gave you, with this browser's random value."""
+    entropy = request.POST.get("entropy") or None
+    if entropy is not None and not (len(entropy) <= 128 and all(c in "0123456789abcdef" for c in entropy)):
+        entropy = None  # a broken value from the page: the server contributes instead
+    services.seat_join(match_id=access_match(request.user, match_id).pk, user=request.user, entropy=entropy)
+    return redirect("match_play", match_id=match_id)
+
+
+@login_required
+@require_POST
+@_domain
+def match_decline(request, match_id: int):
+    services.seat_decline(match_id=access_match(request.user, match_id).pk, user=request.user)
+    return redirect("home")
+
+
+@login_required
+@require_POST
+@_domain
+def match_resign(request, match_id: int):
+    """Resign a seat you hold (the page asks to confirm first)."""
+    if request.POST.get("confirm") != "yes":
+        raise MalformedRequest()
+    match, seat = access_seat(request.user, match_id, None)
+    services.match_resign(match_id=match.pk, seat=seat)
+    return redirect("match_play", match_id=match_id)
+
+
+@login_required
+@require_GET
+@_domain
+def match_record(request, match_id: int):
+    """"Download record": the portable record of an ended match, to verify offline."""
+    import json
+
+    from games.records import match_record as record_of
+
+    match = access_match(request.user, match_id)
+    if not match.has_ended:
+        raise Http404()
+    response = HttpResponse(json.dumps(record_of(match), ensure_ascii=False, indent=1),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+    return response

@@ -12,4 +12,10 @@ class LeagueConfig(AppConfig):
         from league.receivers import on_match_finished, on_turn_waiting
 
         match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
+        from games import selectors as match_selectors
+        from league import selectors
+
+        if selectors.match_context not in match_selectors.MATCH_CONTEXT:
+            match_selectors.MATCH_CONTEXT.append(selectors.match_context)
+            match_selectors.HOME_SECTIONS.append(selectors.home_sections)
         turn_waiting.connect(on_turn_waiting, dispatch_uid="league.turn_waiting")

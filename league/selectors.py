@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from engine import registry
 from games.models import GAME_LABELS, Match
 from league import pairing
-from league.models import (TIE_BREAK_SHORT, TIE_BREAKS, Club, Folded, League, PlayerProfile, Rating,
+from league.models import (TIE_BREAK_SHORT, TIE_BREAKS, Club, Entrant, Folded, League, PlayerProfile, Rating,
                            RatingHistory, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
 
 HALF = Decimal("0.5")
@@ -786,3 +786,43 @@ def bot_accounts(user) -> list[dict]:
                       .values("name", "created_at", "last_used_at"))
         out.append({"name": profile.name, "user_id": profile.user_id, "player_id": profile.pk, "tokens": tokens})
     return out
+
+
+def match_context(match) -> dict | None:
+    """Where a match belongs (the play page names it): its tournament, round and table, with links."""
+    table = Table.objects.select_related("round__tournament").filter(match=match).first()
+    if table is None:
+        return None
+    tournament = table.round.tournament
+    return {"tournament": tournament.name, "tournament_url": reverse("league_tournament", args=[tournament.pk]),
+            "round": table.round.number, "table": table.number}
+
+
+def home_sections(user) -> list[dict]:
+    """The home page's part from the league: the current round of each running tournament the person
+    entered, with their table's opponents and its match."""
+    from django.utils.translation import gettext
+
+    lines = []
+    for entrant in (Entrant.objects.filter(player__user=user, tournament__status=Tournament.Status.RUNNING)
+                    .select_related("tournament")):
+        tournament = entrant.tournament
+        rnd = tournament.round_set.order_by("-number").first()
+        if rnd is None:
+            continue
+        seat = (TableSeat.objects.filter(entrant=entrant, table__round=rnd)
+                .select_related("table__match").first())
+        if seat is None:
+            continue
+        others = [s.entrant.player.name for s in seat.table.seats.select_related("entrant__player")
+                  .exclude(pk=seat.pk).order_by("position")]
+        table = seat.table
+        text = gettext("%(tournament)s, round %(round)s") % {"tournament": tournament.name, "round": rnd.number}
+        if table.kind == Table.Kind.BYE:
+            note = gettext("a bye this round")
+        else:
+            note = gettext("table %(table)s against %(names)s") % {"table": table.number, "names": ", ".join(others)}
+        url = reverse("match_play", args=[table.match_id]) if table.match_id else reverse(
+            "league_tournament", args=[tournament.pk])
+        lines.append({"text": text, "note": note, "url": url})
+    return [{"title": gettext("Your tournaments"), "lines": lines}] if lines else []

@@ -273,6 +273,14 @@ def table_match_create(*, table_id: int) -> Match | None:
     return match
 
 
+def _tasks_run_here() -> bool:
+    """Celery runs tasks eagerly in this process (tests, a local run without a worker): handing the
+    rest of a match to a fresh task is the same as going on here."""
+    from league.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
 def table_run(*, table_id: int) -> bool:
     """Play a table: create its match if needed, let the bots move until none is to act,
     and record the result if the match ended. Idempotent: a repeated or
@@ -290,7 +298,7 @@ def table_run(*, table_id: int) -> bool:
 
                     transaction.on_commit(partial(bots_play.apply_async, (match.pk, None), countdown=run.wait))
                 return False
-            if not _inline.get():
+            if not _inline.get() and not _tasks_run_here():
                 # a task does bounded work (it stays well inside the broker's visibility timeout)
                 # and hands the rest of the match on to a fresh task
                 _enqueue_tables([table_id])

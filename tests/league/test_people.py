@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import services as games
-from games.models import Seat
+from games.models import Match, Seat
 from games.services import SeatSpec, match_create
 from league import services
 from league.models import ClubInvite, PlayerProfile, Tournament
@@ -139,3 +139,25 @@ def test_a_new_round_e_mails_the_people_seated_in_it(league, django_user_model, 
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
     assert games  # the match waits for anna to take her seat
     assert match.is_waiting
+
+
+def test_a_tournament_match_page_names_its_tournament_round_and_table(league, django_user_model):
+    anna = django_user_model.objects.create_user(username="anna", password="pw")
+    tournament = make_tournament(league, format="swiss", players=1, rounds=1)
+    services.entrant_add(tournament_id=tournament.pk, player_id=services.player_for_user(user=anna).pk)
+    services.round_start(round_id=services.round_pair(tournament_id=tournament.pk).pk)
+    match = Seat.objects.get(user=anna).match
+    client = _signed_in(anna)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert tournament.name in page and f"/tournaments/{tournament.pk}/" in page and "Take my seat" in page
+    home = client.get("/").content.decode()
+    assert "Your tournaments" in home and "round 1" in home
+    # she takes the seat from her home page's form
+    assert client.post(f"/matches/{match.pk}/join/", {"entropy": "ef" * 16}).status_code == 302
+    assert Match.objects.get(pk=match.pk).is_running
+
+
+def _signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
