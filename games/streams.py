@@ -35,6 +35,24 @@ def enabled() -> bool:
     return bool(settings.CARDLEAGUE_STREAMS_URL)
 
 
+def available(request) -> bool:
+    """Streams are configured and this server can hold them open: an ASGI server (under WSGI, Django
+    would have to read a stream to its end before sending anything)."""
+    from django.core.handlers.asgi import ASGIRequest
+
+    return enabled() and isinstance(request, ASGIRequest)
+
+
+def _unavailable(request, what: str):
+    if not enabled():
+        return _error(503, {"code": "streams_unavailable", "rule": None,
+                            "message": f"This server has no streams: {what}"})
+    if not available(request):
+        return _error(503, {"code": "streams_unavailable", "rule": None,
+                            "message": f"Streams need an ASGI server (uvicorn); this one is WSGI: {what}"})
+    return None
+
+
 def _channel(kind: str, key) -> str:
     return f"{settings.CARDLEAGUE_STREAMS_PREFIX}:{kind}:{key}"
 
@@ -57,6 +75,12 @@ def match_changed(match_id: int, seq: int) -> None:
     """On commit: a match reached position ``seq`` (its streams read what is new)."""
     if enabled():
         transaction.on_commit(lambda: _publish(_channel("match", match_id), str(seq)))
+
+
+def tournament_changed(tournament_id: int) -> None:
+    """On commit: a tournament's standings or rounds changed (its page's stream says so)."""
+    if enabled():
+        transaction.on_commit(lambda: _publish(_channel("tournament", tournament_id), "changed"))
 
 
 def notify_user(user_id: int | None, kind: str, **data) -> None:
@@ -113,9 +137,9 @@ def _position(request) -> int:
 
 async def match_stream(request, match_id: int):
     """``GET /api/matches/{id}/stream?seat=n``: Server-Sent Events of the seat's events."""
-    if not enabled():
-        return _error(503, {"code": "streams_unavailable", "rule": None,
-                            "message": "This server has no streams: poll /api/matches/{id}/events."})
+    refused = _unavailable(request, "poll /api/matches/{id}/events.")
+    if refused is not None:
+        return refused
     seat_text = request.GET.get("seat")
     if seat_text is not None and not (seat_text.isdigit() and len(seat_text) < 3):
         return _error(400, {"code": "malformed_request", "rule": None, "message": "seat is a seat number"})
@@ -155,9 +179,9 @@ async def _match_frames(match_id: int, seat, after: int):
 
 async def account_stream(request):
     """``GET /api/stream``: an account's news, what waits for it first."""
-    if not enabled():
-        return _error(503, {"code": "streams_unavailable", "rule": None,
-                            "message": "This server has no streams: poll /api/invitations."})
+    refused = _unavailable(request, "poll /api/invitations.")
+    if refused is not None:
+        return refused
     user = await sync_to_async(_authenticate)(request)
     if user is None:
         return _error(401, {"code": "not_signed_in", "rule": None, "message": "sign in first"})
@@ -180,6 +204,28 @@ async def _account_frames(user):
                 continue
             news = json.loads(message)
             yield _frame(news, event=news.get("kind", "message"))
+    finally:
+        await _close(pubsub)
+
+
+async def tournament_stream(request, tournament_id: int):
+    """``GET /api/tournaments/{id}/stream``: a ``changed`` notice whenever the tournament's standings
+    or rounds change (public, like its page: it carries nothing but the notice)."""
+    refused = _unavailable(request, "reload the page.")
+    if refused is not None:
+        return refused
+    return _stream_response(_notices(_channel("tournament", tournament_id), {"tournament": tournament_id}))
+
+
+async def _notices(channel: str, hello: dict):
+    pubsub = await _subscribe(channel)
+    try:
+        yield _frame(hello, event="hello")
+        while True:
+            if await _wait(pubsub, settings.CARDLEAGUE_STREAM_HEARTBEAT):
+                yield _frame(hello, event="changed")
+            else:
+                yield ": heartbeat\n\n"
     finally:
         await _close(pubsub)
 

@@ -12,7 +12,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
-from games import selectors, services
+from games import selectors, services, streams
 from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.api import parse_move
 from games.audit import match_verify
@@ -75,6 +75,9 @@ def _board_context(request, match: Match, since: int | None = None) -> dict:
     context["move_url"] = _url("match_move", match, seat_query)
     context["poll_url"] = _url("match_board", match, {"since": match.last_seq, **seat_query})
     context["log_url"] = _url("match_log", match, seat_query)
+    # live without polling where the server has streams: the seat's own event stream
+    context["stream_url"] = _url("match_stream", match, seat_query) if streams.available(request) and \
+        not match.has_ended else None
     context.update(_game_assets(match))
     return context
 

@@ -71,6 +71,7 @@ urlpatterns = [
     # the live streams are Django's own async views (Server-Sent Events), in front of the API
     path("api/matches/<int:match_id>/stream", streams.match_stream, name="match_stream"),
     path("api/stream", streams.account_stream, name="account_stream"),
+    path("api/tournaments/<int:tournament_id>/stream", streams.tournament_stream, name="tournament_stream"),
     path("api/", api.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

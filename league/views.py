@@ -9,6 +9,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_ratelimit.decorators import ratelimit
 from django.utils.text import slugify
@@ -48,13 +49,25 @@ def _tournament(tournament_id: int) -> Tournament:
 
 @require_GET
 def tournament(request, tournament_id: int):
-    return render(request, "league/tournament.html", selectors.tournament_page(_tournament(tournament_id)))
+    return render(request, "league/tournament.html", _tournament_context(request, tournament_id))
 
 
 @require_GET
 def tournament_live(request, tournament_id: int):
-    """The part of the tournament page that changes while it runs (polled by htmx)."""
-    return render(request, "league/_tournament_live.html", selectors.tournament_page(_tournament(tournament_id)))
+    """The part of the tournament page that changes while it runs (fetched on each change the
+    tournament's stream announces, or every 3 s where the server has no streams)."""
+    return render(request, "league/_tournament_live.html", _tournament_context(request, tournament_id))
+
+
+def _tournament_context(request, tournament_id: int) -> dict:
+    from games import streams
+
+    tournament = _tournament(tournament_id)
+    context = selectors.tournament_page(tournament)
+    running = tournament.status == Tournament.Status.RUNNING
+    context["stream_url"] = reverse("tournament_stream", args=[tournament.pk]) \
+        if streams.available(request) and running else None
+    return context
 
 
 def csv_response(tournament: Tournament, rows, suffix: str) -> HttpResponse:

@@ -211,6 +211,7 @@ def round_start(*, round_id: int) -> Round:
         _enqueue_tables(list(pending))
         return rnd
     rnd.status, rnd.started_at = Round.Status.RUNNING, timezone.now()
+    streams.tournament_changed(rnd.tournament_id)
     rnd.save(update_fields=["status", "started_at"])
     to_play, decided = [], []
     for table in rnd.tables.select_related("round__tournament").prefetch_related("seats"):
@@ -327,6 +328,7 @@ def table_record(*, table_id: int) -> bool:
     if folded:
         rating_apply(table_id=table_id)
         round_close(round_id=table.round_id)
+        streams.tournament_changed(table.round.tournament_id)
     return folded
 
 
