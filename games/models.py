@@ -8,12 +8,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 import pgtrigger
 
 from engine import registry
 
-GAME_LABELS = {"cardavia": "Cardavia", "iota": "IOTA", "karuselis": "Karuselis", "livol": "LIVOL", "uno_flip": "UNO FLIP"}
+# The games' names, translatable where a language names a game its own way (Karuselė in Lithuanian).
+GAME_LABELS = {"cardavia": pgettext_lazy("game", "Cardavia"), "iota": pgettext_lazy("game", "IOTA"),
+               "karuselis": pgettext_lazy("game", "Karuselis"), "livol": pgettext_lazy("game", "LIVOL"),
+               "uno_flip": pgettext_lazy("game", "UNO FLIP")}
 GAME_CHOICES = [(name, GAME_LABELS[name]) for name in registry.names()]
 
 # The store's own events (not the engine's: never folded, never replayed by ``play``); named
