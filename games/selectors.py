@@ -50,14 +50,19 @@ def events_for_seat(match: Match, seat: int | None, after: int = 0, limit: int =
     """The events after position ``after`` as ``seat`` may know them (``store.redact_event``: while
     the match runs each payload goes through the engine's ``redact`` or the store's own rule, and
     events the seat may not know of are left out; once it has ended every event is public)."""
-    rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit]
+    return feed_of(match, Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit], seat)
+
+
+def feed_of(match: Match, rows, seat: int | None) -> list[dict]:
+    """Events just recorded (``rows``, as a service returned them) as ``seat`` may know them: the
+    same shape and rule as ``events_for_seat``, without reading them back. ``match`` must have its
+    current status (a move that ended the match makes every event public)."""
     out = []
     for e in rows:
         payload = store.redact_event(match, e.payload, seat)
-        if payload is None:
-            continue
-        out.append({"seq": e.seq, "type": e.type, "seat": e.seat, "payload": payload,
-                    "created_at": e.created_at.isoformat()})
+        if payload is not None:
+            out.append({"seq": e.seq, "type": e.type, "seat": e.seat, "payload": payload,
+                        "created_at": e.created_at.isoformat()})
     return out
 
 
