@@ -78,6 +78,9 @@ OPTIONS = {
     "target": (500, core.positive_int),
     "challenge_extra_penalty": (0, core.non_negative_int),
 }
+#: The phases in which the seat whose turn it is has a move (``deal``, ``scored`` and
+#: ``over`` are between turns).
+TURN_PHASES = frozenset({"color", "play", "drawn", "respond"})
 PLAY_KEYS = frozenset({"type", "card", "color", "call"})
 MOVE_KEYS = {
     "play": PLAY_KEYS,
@@ -163,13 +166,13 @@ def wild_draw_four_is_fair(hand_after, top: str, color: str | None) -> bool:
 def may_draw(hand, top: str, color: str | None) -> bool:
     """L6. Drawing is not allowed while the player holds a playable card; a Wild +4 counts
     as playable here."""
-    return not any(card_matches(c, top, color) for c in hand)
+    return PLAYABLE[top, color].isdisjoint(hand)
 
 
 def stops_drawing(card: str, top: str, color: str | None) -> bool:
     """L6. A player with no playable card must draw one card at a time until a playable
     card is drawn (drawing stops at a drawn Wild +4)."""
-    return card_matches(card, top, color)
+    return card in PLAYABLE[top, color]
 
 
 def cards_to_draw(card: str) -> int:
@@ -245,6 +248,39 @@ def resigning_ends_match(seats: int, resigned) -> bool:
 
 
 # --------------------------------------------------------------------------
+# Tables: the rules above worked out once per card (the hot path looks them up)
+# --------------------------------------------------------------------------
+
+#: L4. The codes that may be played on ``(top, colour in force)``: ``card_matches`` for
+#: every pair (a Wild starter's colour is None until it is named). L5 and L6 judge
+#: "playable" with the same table.
+PLAYABLE = {(top, color): frozenset(c for c in CODES if card_matches(c, top, color))
+            for top in CODES for color in (*COLORS, None)}
+SYMBOL = {c: card_symbol(c) for c in CODES}
+WILDS = frozenset({WILD, WILD_DRAW_FOUR})
+#: Cards whose play just passes the turn on (numbers and a Wild: no draw, skip or reverse).
+PLAIN = frozenset(c for c in CODES if SYMBOL[c] not in ACTIONS and c != WILD_DRAW_FOUR)
+COLOR_OF = {c: card_color(c) for c in CODES}
+#: L7/L5. Cards the next seat must draw after each card.
+DRAWS = {c: cards_to_draw(c) for c in CODES}
+
+
+def _play_forms(card: str) -> tuple[dict, ...]:
+    """The listed forms of a play of ``card``, in ``legal_moves`` order: a Wild once per
+    colour; each form plain, then with ``"call": true`` (ENGINE.md)."""
+    forms = [{"type": "play", "card": card, "color": k} for k in COLORS] if is_wild(card) \
+        else [{"type": "play", "card": card}]
+    out = []
+    for m in forms:
+        out += [m, {**m, "call": True}]
+    return tuple(out)
+
+
+#: Templates, copied into every list ``legal_moves`` returns (the caller owns its moves).
+PLAY_FORMS = {c: _play_forms(c) for c in CODES}
+
+
+# --------------------------------------------------------------------------
 # State
 # --------------------------------------------------------------------------
 
@@ -283,6 +319,18 @@ def replace(state: State, **changes) -> State:
     new = object.__new__(State)
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
+    return new
+
+
+_blank = object.__new__
+
+
+def _evolve(state: State, changes: dict) -> State:
+    """``replace`` with the changes as a dict: the hot handlers build it directly."""
+    new = _blank(State)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
     return new
 
 
@@ -339,7 +387,13 @@ def _on_direction_reversed(state, e):
 
 
 def _on_turn_started(state, e):
-    return replace(state, turn=e["turn"], phase=e["phase"], pending=None)
+    new = _blank(State)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields["turn"] = e["turn"]
+    fields["phase"] = e["phase"]
+    fields["pending"] = None
+    return new
 
 
 def _on_color_named(state, e):
@@ -348,29 +402,48 @@ def _on_color_named(state, e):
 
 def _on_card_played(state, e):
     seat, card = e["seat"], e["card"]
-    hand = _without(state.hands[seat], card)
+    old = state.__dict__
+    hands = old["hands"]
+    hand = _without(hands[seat], card)
     called = call_counts(hand, e.get("call", False))
-    w4 = (seat, hand, state.top, state.color) if card == WILD_DRAW_FOUR else None
-    return _turn_move(state, seat, hands=_set(state.hands, seat, hand),
-                      discard=state.discard + (card,), color=e.get("color") or card_color(card),
-                      called=_set(state.called, seat, called),
-                      window=seat if len(hand) == 1 and not called else None,
-                      pending=None, phase="play", w4=w4)
+    new = _blank(State)  # _evolve, written out: the hottest handler
+    fields = new.__dict__
+    fields.update(old)
+    fields["hands"] = hands[:seat] + (hand,) + hands[seat + 1:]
+    fields["discard"] = old["discard"] + (card,)
+    fields["color"] = e.get("color") or COLOR_OF[card]
+    fields["window"] = seat if len(hand) == 1 and not called else None
+    fields["pending"] = None
+    fields["phase"] = "play"
+    fields["w4"] = (seat, hand, state.top, old["color"]) if card == WILD_DRAW_FOUR else None
+    if called != old["called"][seat]:
+        fields["called"] = _set(old["called"], seat, called)
+    shown = old["shown"]  # a turn move, as in _turn_move
+    if shown is not None and shown[0] == seat:
+        fields["shown"] = None
+    return new
 
 
 def _on_cards_drawn(state, e):
     seat, cards = e["seat"], e["cards"]
-    if e["reason"] == "draw":
-        state = _turn_move(state, seat)
-    hand = sort_hand(state.hands[seat] + tuple(cards))
-    changes = dict(hands=_set(state.hands, seat, hand), draw=state.draw[len(cards):])
+    hands = state.hands
+    hand = sort_hand(hands[seat] + tuple(cards))
+    changes = {"hands": hands[:seat] + (hand,) + hands[seat + 1:], "draw": state.draw[len(cards):]}
+    window = state.window
+    if e["reason"] == "draw":  # a turn move, as in _turn_move
+        window = changes["window"] = None
+        shown = state.shown
+        if shown is not None and shown[0] == seat:
+            changes["shown"] = None
     if len(hand) > 1:
-        changes["called"] = _set(state.called, seat, False)
-        if state.window == seat:
+        if state.called[seat]:
+            changes["called"] = _set(state.called, seat, False)
+        if window == seat:
             changes["window"] = None
     if e.get("must_play"):
-        changes.update(pending=cards[-1], phase="drawn")
-    return replace(state, **changes)
+        changes["pending"] = cards[-1]
+        changes["phase"] = "drawn"
+    return _evolve(state, changes)
 
 
 def _on_pile_reshuffled(state, e):
@@ -419,18 +492,38 @@ APPLY = {name[4:]: fn for name, fn in dict(globals()).items() if name.startswith
 # --------------------------------------------------------------------------
 
 class _Record:
-    """Events being recorded by one ``play``, applied to a scratch state as they come."""
+    """Events being recorded by one ``play``, applied to a scratch state when a rule needs
+    to look at it (``state``): the caller applies every event anyway, so events that
+    nothing reads after them (most often: ``card_played`` and ``turn_started``) are
+    never applied twice. The seat count and the direction are followed as events come."""
 
-    def __init__(self, game: "Livol", state: State):
-        self.game, self.state, self.events = game, state, []
+    __slots__ = ("_state", "_applied", "events", "seats", "direction")
+
+    def __init__(self, state: State | None):
+        self._state, self._applied, self.events = state, 0, []
+        if state is not None:
+            self.seats, self.direction = state.seats, state.direction
+
+    @property
+    def state(self) -> State:
+        events = self.events
+        if self._applied < len(events):
+            st = self._state
+            for event in events[self._applied:]:
+                st = APPLY[event["type"]](st, event)
+            self._state, self._applied = st, len(events)
+        return self._state
 
     def emit(self, event: dict) -> None:
         self.events.append(event)
-        self.state = self.game.apply(self.state, event)
+
+    def reverse(self, event: dict) -> None:
+        """Emit ``direction_reversed`` and follow it."""
+        self.emit(event)
+        self.direction = -self.direction
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
-        st = self.state
-        return (seat + steps * st.direction) % st.seats
+        return (seat + steps * self.direction) % self.seats
 
     # L11 ------------------------------------------------------------------
     def reshuffle(self) -> bool:
@@ -478,17 +571,21 @@ class _Record:
     def start_turn(self, seat: int, phase: str = "play") -> None:
         self.emit({"type": "turn_started", "turn": seat, "phase": phase})
 
-    def after_play(self, seat: int, card: str) -> None:
-        """The effect of a played card (L4, L5, L7, L8, L12)."""
-        st = self.state
-        if round_is_over(st.hands[seat]):
-            n = cards_to_draw(card)
+    def after_play(self, seat: int, card: str, last: bool) -> None:
+        """The effect of a played card (L4, L5, L7, L8, L12); ``last``: it was the
+        player's last card."""
+        if not last and card in PLAIN:  # the usual play: the next seat's turn
+            self.events.append({"type": "turn_started", "turn": (seat + self.direction) % self.seats,
+                                "phase": "play"})
+            return
+        if last:
+            n = DRAWS[card]
             if n:
                 self.forced_draw(self.next_seat(seat), n, "plus_two" if n == 2 else "wild_draw_four",
                                  final=True)
             self.end_round(seat)
             return
-        sym = card_symbol(card)
+        sym = SYMBOL[card]
         if card == WILD_DRAW_FOUR:
             self.start_turn(self.next_seat(seat), "respond")
         elif sym == "+2":
@@ -498,10 +595,10 @@ class _Record:
         elif sym == "skip":
             self.start_turn(self.next_seat(seat, 2))
         elif sym == "rev":
-            if reverse_acts_as_skip(st.seats):
+            if reverse_acts_as_skip(self.seats):
                 self.start_turn(self.next_seat(seat, 2))
             else:
-                self.emit({"type": "direction_reversed", "seat": seat})
+                self.reverse({"type": "direction_reversed", "seat": seat})
                 self.start_turn(self.next_seat(seat))
         else:
             self.start_turn(self.next_seat(seat))
@@ -511,6 +608,7 @@ class _Record:
         st = self.state
         dealer = dealer_of_round(round_no, st.seats)
         self.emit({"type": "round_dealt", "round": round_no, "dealer": dealer, "deck": list(deck)})
+        self.direction = 1
         while starter_goes_back(self.state.top):
             st = self.state
             pile = core.shuffled(st.seed, st.counter, st.discard + st.draw)
@@ -533,7 +631,7 @@ class _Record:
             self.start_turn(self.next_seat(first))
         elif sym == "rev":
             if not reverse_acts_as_skip(st.seats):
-                self.emit({"type": "direction_reversed"})
+                self.reverse({"type": "direction_reversed"})
             self.start_turn(dealer)
         elif st.top == WILD:
             self.start_turn(first, "color")
@@ -590,9 +688,10 @@ class Livol(core.Game):
         stacked = core.check_deck(deck, DECK, NAME)
         if not isinstance(seed, str):
             raise ValueError("livol: the seed is a string")
-        rec = _Record(self, None)
+        rec = _Record(None)
         rec.emit({"type": "match_started", "seats": seats, "options": merged, "seed": seed,
                   "rules_version": RULES_VERSION})
+        rec.seats = seats
         rec.deal(1, stacked if stacked is not None else core.shuffled(seed, rec.state.counter, DECK))
         return rec.events
 
@@ -603,9 +702,7 @@ class Livol(core.Game):
     def legal_moves(self, state: State, seat: int) -> list[dict]:
         if state is None or state.over or not isinstance(seat, int) or not 0 <= seat < state.seats:
             return []
-        moves: list[dict] = []
-        if seat == state.turn:
-            moves += self._turn_moves(state, seat)
+        moves = self._turn_moves(state, seat) if seat == state.turn else []
         if may_call(state.hands[seat], state.called[seat]):
             moves.append({"type": "call"})
         if state.window is not None and state.window != seat:
@@ -613,36 +710,30 @@ class Livol(core.Game):
         return moves
 
     def _turn_moves(self, st: State, seat: int) -> list[dict]:
-        if st.phase == "color":
+        """The moves of the seat whose turn it is, by phase (``TURN_PHASES``): in ``play``,
+        each playable card once (the hand is sorted: copies are neighbours) in all its
+        forms (``PLAY_FORMS``), else the draw."""
+        phase = st.phase
+        if phase == "play":
+            playable = PLAYABLE[st.discard[-1], st.color]
+            return [m.copy() for c in dict.fromkeys(st.hands[seat]) if c in playable
+                    for m in PLAY_FORMS[c]] or [{"type": "draw"}]
+        if phase == "color":
             return [{"type": "color", "color": c} for c in COLORS]
-        if st.phase == "respond":
+        if phase == "respond":
             return [{"type": "accept"}, {"type": "challenge"}]
-        if st.phase == "drawn":
-            cards = [st.pending]
-        elif st.phase == "play":
-            hand = st.hands[seat]
-            cards = [c for c in dict.fromkeys(hand) if card_matches(c, st.top, st.color)]
-            if not cards:
-                return [{"type": "draw"}]
-        else:
-            return []
-        out = []
-        for c in cards:
-            forms = [{"type": "play", "card": c, "color": k} for k in COLORS] if is_wild(c) \
-                else [{"type": "play", "card": c}]
-            for m in forms:
-                out.append(m)
-                out.append({**m, "call": True})
-        return out
+        if phase == "drawn":
+            return [m.copy() for m in PLAY_FORMS[st.pending]]
+        return []
 
     def play(self, state: State, seat: int, move) -> list[dict]:
         kind = core.guard_move(move, MOVE_KEYS)
         if state is not None and state.over:
             _illegal("match_over", "the match is over")
-        if not core.is_seat(seat, state.seats):
+        if not (type(seat) is int and 0 <= seat < state.seats):  # core.is_seat, inlined
             _illegal("malformed_move", f"no seat {core.short(seat)} at this table")
-        rec = _Record(self, state)
-        getattr(self, f"_move_{kind}")(rec, seat, move)
+        rec = _Record(state)
+        MOVES[kind](self, rec, seat, move)
         return rec.events
 
     def _move_resign(self, rec: _Record, seat: int, move: dict) -> None:
@@ -672,28 +763,33 @@ class Livol(core.Game):
         if color is not None and color not in COLORS:
             _illegal("malformed_move", f"a colour is one of {', '.join(COLORS)}", "L4")
         st = rec.state
-        self._need_turn(st, seat, "play")
-        if st.phase == "color":
+        if st.turn != seat:
+            self._need_turn(st, seat, "play")
+        phase = st.phase
+        if phase == "color":
             _illegal("must_name_color", "name the colour of the Wild starter first", "L3")
-        if st.phase == "respond":
+        if phase == "respond":
             _illegal("must_respond", "accept or challenge the Wild +4", "L9")
-        if card not in st.hands[seat]:
+        hand = st.hands[seat]
+        if card not in hand:
             _illegal("card_not_in_hand", f"seat {seat} holds no {card}")
-        if st.phase == "drawn" and card != st.pending:
+        last = round_is_over(hand[1:])  # this play leaves no card (L12)
+        if phase == "drawn" and card != st.pending:
             _illegal("must_play_drawn_card", f"play the drawn {st.pending}", "L6")
-        if is_wild(card) and color is None:
-            _illegal("color_required", f"name a colour for the {card}", "L4")
-        if not is_wild(card) and color is not None:
+        if card in WILDS:
+            if color is None:
+                _illegal("color_required", f"name a colour for the {card}", "L4")
+        elif color is not None:
             _illegal("malformed_move", f"only a Wild names a colour, not {card}", "L4")
-        if not card_matches(card, st.top, st.color):
+        if card not in PLAYABLE[st.top, st.color]:
             _illegal("card_does_not_match", f"{card} does not match {st.top} ({st.color})", "L4")
         event = {"type": "card_played", "seat": seat, "card": card, "call": call}
         if color is not None:
             event["color"] = color
-        if len(st.hands[seat]) == 1:
+        if last:
             event["final"] = True
         rec.emit(event)
-        rec.after_play(seat, card)
+        rec.after_play(seat, card, last)
 
     def _move_draw(self, rec: _Record, seat: int, move: dict) -> None:
         st = rec.state
@@ -769,44 +865,58 @@ class Livol(core.Game):
     def _can_act(self, st: State, seat: int) -> bool:
         if st.over:
             return False
-        if seat == st.turn and st.phase in ("color", "respond", "drawn", "play"):
+        if seat == st.turn and st.phase in TURN_PHASES:
             return True
         if may_call(st.hands[seat], st.called[seat]):
             return True
         return st.window is not None and st.window != seat
 
+    def _to_act(self, st: State, sizes: list[int]) -> list[int]:
+        """The seats for which ``_can_act`` holds (``sizes``: the hand sizes), without
+        asking every seat in the usual case: nobody may call or catch, so only the turn."""
+        if st.over:
+            return []
+        if st.window is None and 1 not in sizes:
+            return [st.turn] if st.phase in TURN_PHASES else []
+        return [s for s in range(st.seats) if self._can_act(st, s)]
+
     def view(self, state: State, seat: int | None) -> dict:
-        st = state
-        mine = seat is not None and 0 <= seat < st.seats
-        shown = st.shown[1] if (st.shown is not None and mine and st.shown[0] == seat) else None
-        v = {
+        f = state.__dict__  # the fields, read once each (called at every step of a game loop)
+        n = f["seats"]
+        mine = seat is not None and 0 <= seat < n
+        shown = f["shown"]
+        if shown is not None:
+            shown = list(shown[1]) if mine and shown[0] == seat else None
+        hands = f["hands"]
+        sizes = [len(h) for h in hands]
+        over, turn, phase, discard = f["over"], f["turn"], f["phase"], f["discard"]
+        return {
             "game": NAME,
             "seat": seat if mine else None,
-            "seats": st.seats,
-            "to_act": [s for s in range(st.seats) if self._can_act(st, s)],
-            "turn": st.turn,
-            "phase": st.phase,
-            "hand": list(st.hands[seat]) if mine else [],
-            "must_play": st.pending if (mine and st.turn == seat and st.phase == "drawn") else None,
-            "hand_sizes": [len(h) for h in st.hands],
-            "called": list(st.called),
-            "catchable": st.window,
-            "top": st.top,
-            "color": st.color,
-            "draw_size": len(st.draw),
-            "discard_size": len(st.discard),
-            "direction": st.direction,
-            "dealer": st.dealer,
-            "round": st.round,
-            "scores": list(st.scores),
-            "resigned": list(st.resigned),
-            "options": dict(st.options),
-            "shown_hand": list(shown) if shown is not None else None,
-            "over": st.over,
-            "outcome": self.outcome(st),
-            "hands": [list(h) for h in st.hands] if st.over else None,
+            "seats": n,
+            "to_act": self._to_act(state, sizes),
+            "turn": turn,
+            "phase": phase,
+            "hand": list(hands[seat]) if mine else [],
+            "must_play": f["pending"] if (mine and turn == seat and phase == "drawn") else None,
+            "hand_sizes": sizes,
+            "called": list(f["called"]),
+            "catchable": f["window"],
+            "top": discard[-1] if discard else None,
+            "color": f["color"],
+            "draw_size": len(f["draw"]),
+            "discard_size": len(discard),
+            "direction": f["direction"],
+            "dealer": f["dealer"],
+            "round": f["round"],
+            "scores": list(f["scores"]),
+            "resigned": list(f["resigned"]),
+            "options": dict(f["options"]),
+            "shown_hand": shown,
+            "over": over,
+            "outcome": self.outcome(state) if over else None,
+            "hands": [list(h) for h in hands] if over else None,
         }
-        return v
 
     def redact(self, event: dict, seat: int | None) -> dict | None:
         t = event["type"]
@@ -847,5 +957,8 @@ class Livol(core.Game):
             hidden -= Counter(state.shown[1])
         return list(hidden.elements())
 
+
+#: ``play``'s dispatch: move type -> the method that validates and records it.
+MOVES = {kind: getattr(Livol, f"_move_{kind}") for kind in MOVE_KEYS}
 
 GAME = Livol()
