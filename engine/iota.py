@@ -63,9 +63,9 @@ Decided points beyond the spec:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, permutations
 
 from engine import core
 from engine.core import IllegalMove
@@ -357,161 +357,463 @@ def _wild_cells(grid: dict) -> list:
     return sorted(c for c, i in grid.items() if i >= FACES)
 
 
-def enumerate_plays(grid: dict, hand: list[int]) -> list[tuple]:
-    """Every legal placement (I5) of cards from ``hand``, each as a tuple of
-    ``((x, y), id)`` sorted by cell.
+#: Per face id: its colour, number and shape as one 12-bit mask (4 bits each); a line's
+#: faces OR'd together tell, property by property, how many values it shows.
+_PACK = tuple((1 << (i >> 4)) | (1 << (4 + ((i >> 2) & 3))) | (1 << (8 + (i & 3))) for i in range(FACES))
+#: ``_LINE_OK[n][m]``: n distinct faces whose packed masks OR to m form a valid line (I3):
+#: each property shows one value or n values (``is_valid_line`` for distinct faces).
+_LINE_OK = tuple(bytes(int(n <= LINE_MAX and all(_POP[(m >> s) & 15] in (1, n) for s in (0, 4, 8)))
+                       for m in range(1 << 12)) for n in range(LINE_MAX + 2))
 
-    One card: every empty cell next to the grid, both of its lines checked. Two to
-    four cards: for each row and column, every maximal segment of 2–4 cells holding
-    2+ empty cells (a row's cards as a bit mask, so most segments are refused by a few
-    bit operations), filled by backtracking: each card's cross line is known per cell,
-    the segment's faces are pruned as they are chosen (any part of a valid line is
-    valid), and the wilds are solved exactly at the end."""
+
+@lru_cache(maxsize=None)
+def _fit_of_packed(n: int, packed: int) -> int:
+    """``fitting_faces`` of n ≥ 2 distinct faces told by their packed masks: the faces x
+    that keep the line valid (none when the faces are not a valid line themselves; x
+    cannot be one of them, as it would repeat a value of a property that differs)."""
+    ok = _LINE_OK[n + 1]
+    mask = 0
+    for x in range(FACES):
+        if ok[packed | _PACK[x]]:
+            mask |= 1 << x
+    return mask
+
+
+def _line_fit(count: int, n: int, packed: int, face: int) -> int:
+    """``fitting_faces`` of a line's faces for an empty cell, from the line's size
+    (``count`` cards, wilds included), its faces' number ``n`` and packed masks, and its
+    face when it has one: 0 once the line is full."""
+    if count >= LINE_MAX:
+        return 0
+    if n == 0:
+        return FULL
+    if n == 1:
+        return FULL & ~(1 << face)
+    return _fit_of_packed(n, packed)
+
+
+_EMPTY_LINE = (FULL, False, False)
+
+
+class Board:
+    """What legal-move generation needs to know of a grid, whatever the hand (worked out
+    once per grid; ``board_of`` keeps it with a state, so passes reuse it, and grows the
+    next one from it after a play, ``Board.grown``):
+
+    - ``frontier``: the empty cells next to a card, sorted; a play puts at least one
+      card on one (I5: "connected to the cards already played");
+    - ``lines[cell]``: for a frontier cell, its line along a row and along a column, each
+      as ``(fit, wild, near)``: the faces that may lie on the cell as far as that line
+      goes (``fitting_faces``; 0 when the line is full), whether it holds a wild,
+      whether it holds a card at all;
+    - ``lanes[step][lane]``: per row (step H, lane y) and column (step V, lane x), with
+      positions as bits (bit ``t - base[step]``): ``(cards, frontier cells, frontier
+      cells with a card across, spots)``, ``spots[bit]`` for each position a segment may
+      cover: a card's id, or an empty cell's ``(cell, fit, near, wild)`` across the lane.
+    """
+
+    __slots__ = ("grid", "wild_cells", "frontier", "lines", "lanes", "base")
+
+    def __init__(self, grid: dict):
+        self.grid = grid
+        self.wild_cells = _wild_cells(grid)
+        self.frontier = sorted({(x + dx, y + dy) for x, y in grid for dx, dy in NEIGHBOURS} - grid.keys())
+        xs = [x for x, _ in grid] or [0]
+        ys = [y for _, y in grid] or [0]
+        # bit 0 sits well before every segment start (a frontier cell lies within 1 of the
+        # cards, a segment starts at most 3 before it and looks one cell further)
+        self.base = {H: min(xs) - 2 * LINE_MAX, V: min(ys) - 2 * LINE_MAX}
+        lines = self.lines = {cell: (_line_info(grid, cell, H), _line_info(grid, cell, V))
+                              for cell in self.frontier}
+        self.lanes = {}
+        for step, pos, lane_of in ((H, 0, 1), (V, 1, 0)):  # a row: lane y, position x
+            base = self.base[step]
+            perp = 1 if step == H else 0        # index of the cross line in lines[cell]
+            table: dict = {}
+            for cell in grid:
+                entry = table.setdefault(cell[lane_of], [0, 0, 0])
+                entry[0] |= 1 << (cell[pos] - base)
+            for cell in self.frontier:
+                entry = table.setdefault(cell[lane_of], [0, 0, 0])
+                bit = 1 << (cell[pos] - base)
+                entry[1] |= bit
+                if lines[cell][perp][2]:
+                    entry[2] |= bit
+            self.lanes[step] = {lane: (occ, cand, near, _Spots(self, step, lane))
+                                for lane, (occ, cand, near) in table.items() if cand}
+
+    @classmethod
+    def grown(cls, old: "Board", grid: dict, placed) -> "Board":
+        """The board of ``grid``, which is ``old``'s grid with cards on the cells ``placed``
+        (one play), worked out from ``old``: the frontier gains the empty cells next to the
+        new cards and loses their cells; only the cells at the ends of the runs through a
+        new card (and the new frontier cells) get new lines; only the rows and columns
+        holding such a cell or a new card are worked out again (the others are shared
+        with ``old``: nothing in them changed)."""
+        base = old.base
+        if min(x for x, _ in placed) - LINE_MAX - 1 < base[H] or min(y for _, y in placed) - LINE_MAX - 1 < base[V]:
+            return cls(grid)  # the grid grew past the room left before bit 0
+        new = object.__new__(cls)
+        new.grid = grid
+        new.base = base
+        new.wild_cells = _wild_cells(grid)
+        fresh = {(x + dx, y + dy) for x, y in placed for dx, dy in NEIGHBOURS} - grid.keys()
+        frontier = set(old.frontier)
+        frontier.difference_update(placed)
+        frontier |= fresh
+        new.frontier = sorted(frontier)
+        changed = set(fresh)
+        for x0, y0 in placed:
+            for dx, dy in STEPS:
+                x, y = x0 - dx, y0 - dy
+                while (x, y) in grid:
+                    x, y = x - dx, y - dy
+                changed.add((x, y))
+                x, y = x0 + dx, y0 + dy
+                while (x, y) in grid:
+                    x, y = x + dx, y + dy
+                changed.add((x, y))
+        lines = new.lines = dict(old.lines)
+        for cell in placed:
+            lines.pop(cell, None)
+        for cell in changed:
+            lines[cell] = (_line_info(grid, cell, H), _line_info(grid, cell, V))
+        touched_cells = changed.union(placed)
+        new.lanes = {}
+        for step, pos, lane_of in ((H, 0, 1), (V, 1, 0)):
+            at = base[step]
+            perp = 1 if step == H else 0
+            touched = {cell[lane_of] for cell in touched_cells}
+            table = {lane: [0, 0, 0] for lane in touched}
+            for cell in grid:
+                entry = table.get(cell[lane_of])
+                if entry is not None:
+                    entry[0] |= 1 << (cell[pos] - at)
+            for cell in frontier:
+                entry = table.get(cell[lane_of])
+                if entry is not None:
+                    bit = 1 << (cell[pos] - at)
+                    entry[1] |= bit
+                    if lines[cell][perp][2]:
+                        entry[2] |= bit
+            lanes = new.lanes[step] = {lane: entry for lane, entry in old.lanes[step].items()
+                                       if lane not in touched}
+            for lane, (occ, cand, near) in table.items():
+                if cand:
+                    lanes[lane] = (occ, cand, near, _Spots(new, step, lane))
+        return new
+
+    def line(self, cell, step) -> tuple[int, bool, bool]:
+        """The line across an empty cell that may take part in a play."""
+        info = self.lines.get(cell)
+        if info is None:
+            return _EMPTY_LINE  # not next to any card: nothing across it
+        return info[0] if step == H else info[1]
+
+
+def _line_info(grid: dict, cell, step) -> tuple[int, bool, bool]:
+    """``Board.lines`` for one empty cell and direction: its line's ``(fit, wild, near)``,
+    walking the cards on both sides."""
+    dx, dy = step
+    x, y = cell
+    count = n = packed = 0
+    face = None
+    wild = False
+    for sign in (-1, 1):
+        cx, cy = x + sign * dx, y + sign * dy
+        while (cx, cy) in grid:
+            i = grid[(cx, cy)]
+            count += 1
+            if i < FACES:
+                n += 1
+                packed |= _PACK[i]
+                face = i
+            else:
+                wild = True
+            cx, cy = cx + sign * dx, cy + sign * dy
+    if not count:
+        return _EMPTY_LINE
+    return _line_fit(count, n, packed, face), wild, True
+
+
+class _Spots(dict):
+    """The positions of one lane, worked out when first asked for (``board.lanes``):
+    bit -> a card's id, or an empty cell's ``(cell, fit, near, wild)`` across the lane."""
+
+    __slots__ = ("grid", "lines", "row", "lane", "base", "across")
+
+    def __init__(self, board: Board, step, lane: int):
+        super().__init__()
+        self.grid, self.lines = board.grid, board.lines
+        self.row, self.lane, self.base = step == H, lane, board.base[step]
+        self.across = 1 if step == H else 0  # the cross line's index in board.lines[cell]
+
+    def __missing__(self, p: int):
+        t = p + self.base
+        cell = (t, self.lane) if self.row else (self.lane, t)
+        i = self.grid.get(cell)
+        if i is not None:
+            spot = i
+        else:
+            info = self.lines.get(cell)
+            fit, wild, near = _EMPTY_LINE if info is None else info[self.across]
+            spot = (cell, fit, near, wild)
+        self[p] = spot
+        return spot
+
+
+def board_of(state: State) -> Board:
+    """The ``Board`` of the state's grid, worked out once per grid and kept with the state
+    (outside its fields: equality, copies and pickles leave it out; ``replace`` hands it
+    on to the states that share the grid). After a play it is grown from the board of
+    the state before (``_on_cards_played`` leaves ``_board_parent``), when that one was
+    worked out; every hand-on is checked against the grid it belongs to."""
+    fields = state.__dict__
+    board = fields.get("_board")
+    if board is None or board.grid is not state.grid:
+        parent = fields.get("_board_parent")
+        if parent is not None and parent[2] is state.grid and parent[0].grid is parent[3]:
+            board = Board.grown(parent[0], state.grid, parent[1])
+        else:
+            board = Board(state.grid)
+        object.__setattr__(state, "_board", board)
+    return board
+
+
+def enumerate_plays(grid: dict, hand: list[int], board: Board | None = None) -> list[tuple]:
+    """Every legal placement (I5) of cards from ``hand``, each as a tuple of
+    ``((x, y), id)`` sorted by cell. ``board`` is ``Board(grid)`` when the caller has it.
+
+    Driven by the grid's frontier (the empty cells next to a card: a play covers at least
+    one of them). One card: every frontier cell, both of its lines checked. Two to four
+    cards: each maximal segment of a row or column that holds a frontier cell, 2–4 cells
+    long with 2+ empty cells and no frontier cell where no hand card fits across, found
+    for a whole row at once with bit operations. A segment is filled with each ordering
+    of distinct hand cards (``_orderings``) that its cells' cross lines allow (one bit
+    test for all the cells) and that keeps the segment's line valid (one table look-up
+    on the line's property masks); the wilds are solved exactly (I2), a wild alone in its
+    lines without merging the grid (``_wild_fits_alone``)."""
     if not hand:
         return []
-    wild_cells = _wild_cells(grid)
+    if board is None:
+        board = Board(grid)
+    wild_cells = board.wild_cells
+    lines = board.lines
     out: list[tuple] = []
-    cross_cache: dict = {}
-
-    def cross(cell, step):
-        """(the faces that may lie on the empty ``cell`` as far as its line along
-        ``step`` goes, as a mask; whether that line holds a wild; whether it holds a
-        card at all)."""
-        key = (cell, step)
-        hit = cross_cache.get(key)
-        if hit is None:
-            dx, dy = step
-            x, y = cell
-            ids = []
-            for sign in (-1, 1):
-                cx, cy = x + sign * dx, y + sign * dy
-                while (cx, cy) in grid:
-                    ids.append(grid[(cx, cy)])
-                    cx, cy = cx + sign * dx, cy + sign * dy
-            faces = tuple(sorted(i for i in ids if i < FACES))
-            fit = fitting_faces(faces) if len(ids) < LINE_MAX else 0
-            hit = (fit, len(faces) < len(ids), bool(ids))
-            cross_cache[key] = hit
-        return hit
-
-    def allowed(fit):
-        return tuple(h for h in hand if (fit >> h & 1 if h < FACES else fit))
 
     def wilds_fit(placed: dict) -> bool:
+        cells = wild_cells + [c for c, i in placed.items() if i >= FACES]
+        alone = [_wild_fits_alone(grid, placed, c) for c in cells]
+        if None not in alone:  # no two wilds in one line: each on its own
+            return all(alone)
         merged = dict(grid)
         merged.update(placed)
-        cells = wild_cells + [c for c, i in placed.items() if i >= FACES]
         return all(wild_candidates(merged.get, cells, check_only=True))
 
+    one_fits: dict = {}
+
+    def one_fit(cell, h) -> bool:
+        """``wilds_fit({cell: h})``, remembered: a single card, or the one card of a segment
+        whose cross line is the only line it touches that holds a wild (the other cards
+        lie on no line through a wild, so they change nothing)."""
+        got = one_fits.get((cell, h))
+        if got is None:
+            got = one_fits[(cell, h)] = wilds_fit({cell: h})
+        return got
+
+    # which hand cards (bit i: hand[i]) a cross line allows, per fit mask
+    allowed_cache: dict = {}
+
+    def allowed(fit: int) -> int:
+        got = allowed_cache.get(fit)
+        if got is None:
+            got = 0
+            for i, h in enumerate(hand):
+                if (fit >> h & 1) if h < FACES else fit:
+                    got |= 1 << i
+            allowed_cache[fit] = got
+        return got
+
     # one card: both of its lines
-    frontier = sorted({(x + dx, y + dy) for x, y in grid for dx, dy in NEIGHBOURS} - grid.keys())
-    for cell in frontier:
-        fit_h, wild_h, _ = cross(cell, H)
-        fit_v, wild_v, _ = cross(cell, V)
+    for cell in board.frontier:
+        (fit_h, wild_h, _), (fit_v, wild_v, _) = lines[cell]
         fit = fit_h & fit_v
+        wild_line = wild_h or wild_v
         for h in hand:
             if h < FACES:
-                if fit >> h & 1 and (not (wild_h or wild_v) or wilds_fit({cell: h})):
+                if fit >> h & 1 and (not wild_line or one_fit(cell, h)):
                     out.append(((cell, h),))
-            elif (fit if not (wild_h or wild_v) else fit_h and fit_v and wilds_fit({cell: h})):
+            elif (fit if not wild_line else fit_h and fit_v and one_fit(cell, h)):
                 out.append(((cell, h),))
 
     # two to four cards along a row (step H) or a column (step V)
-    xs = [x for x, _ in grid]
-    ys = [y for _, y in grid]
     most = min(len(hand), LINE_MAX)
+    if most < 2:
+        return out
+    rows = _orderings(hand, most)
+    wild_memo: dict = {}
+    line_ok = _LINE_OK
     for step in STEPS:
-        perp = V if step == H else H
-        if step == H:
-            lanes, lo, hi = range(min(ys) - 1, max(ys) + 2), min(xs), max(xs)
-        else:
-            lanes, lo, hi = range(min(xs) - 1, max(xs) + 2), min(ys), max(ys)
-        base = lo - LINE_MAX                   # bit 0 of a lane mask is position ``base``
-        occupied: dict = {}
-        touch: dict = {}                       # empty cells with a card across
-        dead: dict = {}                        # ... where no hand card fits across
-        for (x, y) in grid:
-            lane, t = (y, x) if step == H else (x, y)
-            occupied[lane] = occupied.get(lane, 0) | 1 << (t - base)
-        for cell in frontier:
-            fit, _, near = cross(cell, perp)
-            if near:
-                lane, t = (cell[1], cell[0]) if step == H else cell
-                touch[lane] = touch.get(lane, 0) | 1 << (t - base)
-                if not allowed(fit):
-                    dead[lane] = dead.get(lane, 0) | 1 << (t - base)
-        for lane in lanes:
-            occ = occupied.get(lane, 0)
-            near = touch.get(lane, 0)
-            blocked = dead.get(lane, 0)
-
-            def at(t):
-                return (t, lane) if step == H else (lane, t)
-
-            for a in range(lo - LINE_MAX + 1, hi + 1):
-                ia = a - base
-                if occ >> (ia - 1) & 1:
-                    continue
-                for length in range(2, LINE_MAX + 1):
-                    seg = ((1 << length) - 1) << ia
-                    if seg & blocked:
-                        break
-                    if occ >> (ia + length) & 1:
+        for occ, cand, near, spot in board.lanes[step].values():
+            # a frontier cell with a card across where no hand card fits is dead
+            dead = 0
+            bits = near
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                if not allowed(spot[low.bit_length() - 1][1]):
+                    dead |= low
+            free = ~occ
+            for length in range(2, LINE_MAX + 1):
+                # segment starts (bit a: cells a .. a+length-1) that hold a frontier cell and
+                # no dead one, with no card just before or just after
+                reach = cand
+                block = dead
+                for j in range(1, length):
+                    reach |= cand >> j
+                    block |= dead >> j
+                starts = reach & ~block & (free << 1) & (free >> length)
+                while starts:
+                    low = starts & -starts
+                    starts ^= low
+                    a = low.bit_length() - 1
+                    k = (((1 << length) - 1) << a & free).bit_count()
+                    if k < 2 or k > most:
                         continue
-                    present_bits = occ & seg
-                    k = length - present_bits.bit_count()
-                    if k < 2 or k > most or not (present_bits or seg & near):
+                    empties = []
+                    fits = []
+                    need = 0
+                    faces = []
+                    packed = 0
+                    present_wild = False
+                    wild_across = []  # the empty cells whose cross line holds a wild
+                    for p in range(a, a + length):
+                        s = spot[p]
+                        if s.__class__ is int:
+                            if s < FACES:
+                                faces.append(s)
+                                packed |= _PACK[s]
+                            else:
+                                present_wild = True
+                        else:
+                            cell, fit, _, wild = s
+                            can = allowed_cache.get(fit)
+                            if can is None:
+                                can = allowed(fit)
+                            need |= can << (4 * len(empties))
+                            if wild:
+                                wild_across.append(len(empties))
+                            empties.append(cell)
+                            fits.append(fit)
+                    grid_wild = present_wild or bool(wild_across)
+                    lone = wild_across[0] if not present_wild and len(wild_across) == 1 else None
+                    n = len(faces)
+                    if n > 1 and not line_ok[n][packed]:
                         continue
-                    cells = [at(t) for t in range(a, a + length)]
-                    empties = [c for c in cells if c not in grid]
-                    present = [grid[c] for c in cells if c in grid]
-                    faces = [i for i in present if i < FACES]
-                    if len(faces) > 1 and not is_valid_line(faces):
-                        continue
-                    crossing = [cross(c, perp) for c in empties]
-                    _fill(empties, [f for f, _, _ in crossing], faces,
-                          len(faces) < len(present) or any(w for _, w, _ in crossing), hand, wilds_fit, out)
+                    # each set of k hand cards that keeps the line valid with the faces
+                    # already there (one look-up), in each order the cells allow (one bit test)
+                    for pack, count, orders in rows[k]:
+                        if n + count > 2 and not line_ok[n + count][packed | pack]:
+                            continue
+                        for code, ids, wilds in orders:
+                            if code & need != code:
+                                continue
+                            if wilds or grid_wild:
+                                if lone is not None and not wilds:
+                                    if not one_fit(empties[lone], ids[lone]):
+                                        continue
+                                elif not _segment_wilds_fit(empties, ids, fits, faces, grid_wild, wilds,
+                                                            wilds_fit, wild_memo, n + count, packed | pack):
+                                    continue
+                            out.append(tuple(zip(empties, ids)))
     return out
 
 
-def _fill(empties, fits, faces, grid_wild, hand, wilds_fit, out) -> None:
-    """Backtracking for ``enumerate_plays``: distinct hand cards onto ``empties``.
+def _orderings(hand: list[int], most: int) -> dict:
+    """Per count k (2 to ``most``), every set of k distinct hand cards as ``(pack, faces,
+    orders)``: ``pack`` the faces' property masks OR'd, ``faces`` how many are faces, and
+    each order as ``(code, ids, wilds)``: ``code`` has bit ``4j + i`` for hand[i] on the
+    segment's j-th empty cell (tested against the cells' allowed cards at once), ``wilds``
+    the positions of wilds."""
+    packs = [_PACK[h] if h < FACES else 0 for h in hand]
+    out = {}
+    for k in range(2, most + 1):
+        sets = out[k] = []
+        for chosen, orders in _PERMUTATIONS[len(hand), k]:
+            pack = 0
+            for i in chosen:
+                pack |= packs[i]
+            rows = []
+            for code, idx in orders:
+                ids = tuple(hand[i] for i in idx)
+                rows.append((code, ids, tuple(j for j, h in enumerate(ids) if h >= FACES)))
+            sets.append((pack, sum(1 for i in chosen if hand[i] < FACES), rows))
+    return out
 
-    ``fits[i]`` are the faces the cross line at ``empties[i]`` allows, ``faces`` the
-    segment's faces so far (sorted), ``grid_wild`` whether a wild of the grid lies in a
-    line this placement touches (then the wilds are solved in full)."""
-    k = len(empties)
-    chosen = [0] * k
 
-    def step(i, faces):
-        allowed = fitting_faces(faces) & fits[i]
-        for h in hand:
-            if h in chosen[:i]:
-                continue
-            if h < FACES:
-                if not allowed >> h & 1:
-                    continue
-                more = tuple(sorted(faces + (h,)))
-            elif fits[i]:
-                more = faces
-            else:
-                continue
-            chosen[i] = h
-            if i + 1 < k:
-                step(i + 1, more)
-                continue
-            wilds = [j for j, c in enumerate(chosen) if c >= FACES]
-            if grid_wild:
-                if not wilds_fit(dict(zip(empties, chosen))):
-                    continue
-            elif len(wilds) == 2:
-                if not wild_pair(more, fits[wilds[0]], fits[wilds[1]], check_only=True)[0]:
-                    continue
-            elif wilds and not fitting_faces(more) & fits[wilds[0]]:
-                continue
-            out.append(tuple(zip(empties, chosen)))
+#: Per hand size and count k: each set of k hand positions with its orders, each with its
+#: ``code`` (bit ``4j + i`` for hand position i at the segment's j-th empty cell).
+_PERMUTATIONS = {(size, k): [(chosen, [(sum(1 << (4 * j + i) for j, i in enumerate(idx)), idx)
+                                       for idx in permutations(chosen)])
+                             for chosen in combinations(range(size), k)]
+                 for size in range(1, HAND_SIZE + 1) for k in range(2, LINE_MAX + 1)}
 
-    step(0, tuple(sorted(faces)))
+
+def _wild_fits_alone(grid: dict, placed: dict, cell) -> bool | None:
+    """``wild_candidates`` for the wild at ``cell`` of the grid with ``placed`` added, as a
+    check (I2: some identity fits both of its lines), walking its two lines without
+    merging the dicts: a line of 2–4 cards allows ``fitting_faces`` of its faces, a longer
+    one none. None when a line holds another wild (they are solved together)."""
+    x, y = cell
+    mask = FULL
+    for dx, dy in STEPS:
+        count = n = packed = 0
+        face = None
+        for sign in (-1, 1):
+            cx, cy = x + sign * dx, y + sign * dy
+            while True:
+                i = placed.get((cx, cy))
+                if i is None:
+                    i = grid.get((cx, cy))
+                    if i is None:
+                        break
+                if i >= FACES:
+                    return None
+                count += 1
+                n += 1
+                packed |= _PACK[i]
+                face = i
+                cx, cy = cx + sign * dx, cy + sign * dy
+        if count:
+            mask &= _line_fit(count, n, packed, face)
+            if not mask:
+                return False
+    return True
+
+
+def _segment_wilds_fit(empties, ids, fits, faces, grid_wild, wilds, wilds_fit, memo: dict,
+                       count: int, packed: int) -> bool:
+    """I2 for a segment's placement: every wild keeps an identity. With a wild of the grid
+    in a line it touches, all the wilds are solved on the merged grid; otherwise the placed
+    wild(s) against the segment's faces (``count`` of them, ``packed``) and each one's
+    cross line. ``memo``: the answers so far, for one ``enumerate_plays``, by the line's
+    faces as ``fitting_faces`` tells them apart (how many, their packed masks, the face
+    when there is one) and the wilds' cross lines."""
+    if grid_wild:
+        return wilds_fit(dict(zip(empties, ids)))
+    face = None
+    if count == 1:
+        face = faces[0] if faces else next(h for h in ids if h < FACES)
+    key = (count, packed, face, *[fits[j] for j in wilds])
+    got = memo.get(key)
+    if got is None:
+        line = tuple(sorted(faces + [h for h in ids if h < FACES]))
+        if len(wilds) == 2:
+            got = bool(wild_pair(line, fits[wilds[0]], fits[wilds[1]], check_only=True)[0])
+        else:
+            got = bool(fitting_faces(line) & fits[wilds[0]])
+        memo[key] = got
+    return got
 
 
 # --------------------------------------------------------------------------
@@ -538,6 +840,25 @@ class State:
     resigned: tuple = ()       # seats, in the order they resigned
     over: bool = False
     result: dict | None = None
+
+    def __getstate__(self) -> dict:
+        """Copies and pickles (the store's snapshots) carry the fields only, not the
+        ``Board`` that ``board_of`` keeps with the state."""
+        fields = dict(self.__dict__)
+        fields.pop("_board", None)
+        fields.pop("_board_parent", None)
+        return fields
+
+
+def replace(state: State, **changes) -> State:
+    """``dataclasses.replace`` without re-running ``__init__`` (states are frozen). The new
+    state keeps the old one's ``Board`` while its grid is the same dict (``board_of``
+    checks)."""
+    new = object.__new__(State)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
 
 
 def _set(tup: tuple, i: int, value) -> tuple:
@@ -590,7 +911,14 @@ def _on_cards_played(state, e):
                   scores=_set(state.scores, seat, state.scores[seat] + e["score"]),
                   turn=_next(state, seat), passes=0, recycled=False,
                   last_play={"seat": seat, "cards": [dict(p) for p in e["cards"]], "score": e["score"]})
-    return _with_candidates(new, grid)
+    new = _with_candidates(new, grid)
+    # board_of may grow the new grid's Board from this one, if it was worked out
+    board = state.__dict__.get("_board")
+    parent = None
+    if board is not None and board.grid is state.grid:
+        parent = (board, [(p["x"], p["y"]) for p in e["cards"]], grid, state.grid)
+    object.__setattr__(new, "_board_parent", parent)
+    return new
 
 
 def _on_passed(state, e):
@@ -769,8 +1097,22 @@ class Iota(core.Game):
             return []
         hand = state.hands[seat]
         ids = [INDEX[c] for c in hand]
-        plays = sorted(enumerate_plays(state.grid, ids), key=lambda p: (len(p), p))
-        moves = [_play_move(p) for p in plays]
+        plays = enumerate_plays(state.grid, ids, board_of(state))
+        plays.sort()             # fewer cards first, then by cells and cards: by (len(p), p)
+        plays.sort(key=len)
+        # each play's cards are sorted by cell already (enumerate_plays), as _play_move sorts them
+        moves = []
+        for p in plays:
+            if len(p) == 1:
+                ((x, y), i), = p
+                moves.append({"type": "play", "cards": [{"card": CARDS[i], "x": x, "y": y}]})
+            elif len(p) == 2:
+                ((x, y), i), ((u, v), j) = p
+                moves.append({"type": "play", "cards": [{"card": CARDS[i], "x": x, "y": y},
+                                                         {"card": CARDS[j], "x": u, "y": v}]})
+            else:
+                moves.append({"type": "play", "cards": [{"card": CARDS[i], "x": x, "y": y}
+                                                         for (x, y), i in p]})
         if not state.recycled:
             for (x, y), mask in sorted(state.candidates.items()):
                 for card in _canonical(hand):
