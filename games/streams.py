@@ -10,8 +10,9 @@
 
 Same authorisation as the other endpoints: a bearer token or the browser's session. Fan-out across
 processes is Redis pub/sub (``STREAMS_URL``): after a commit, the store publishes the match's new
-position (``match_changed``) and services publish account news (``notify_user``); each open stream
-waits on its channel and reads what is new from the database. Without ``STREAMS_URL`` (the
+position (``match_changed``) and services publish account news (``notify_user``); each server
+process holds one pattern subscription and hands every message to the open streams of its channel,
+which read what is new from the database. Without ``STREAMS_URL`` (the
 no-server default) there are no streams (503 ``streams_unavailable``) and the pages poll instead.
 Served by an ASGI server (uvicorn workers under gunicorn); one worker holds thousands of open
 streams (``tests/bench/stream_load.py`` measures it).
@@ -19,11 +20,12 @@ streams (``tests/bench/stream_load.py`` measures it).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.http import JsonResponse, StreamingHttpResponse
@@ -92,6 +94,27 @@ def notify_user(user_id: int | None, kind: str, **data) -> None:
 
 # -- the stream views ---------------------------------------------------------------------------------
 
+_readers: ThreadPoolExecutor | None = None
+
+
+def _reading(fn):
+    """A database read for an open stream, run on this process's few stream-reader threads
+    (``CARDLEAGUE_STREAM_DB_READS`` of them, each keeping its own connection): however many streams
+    are open, and however many a move wakes at once, they use that many database connections."""
+    def run(*args, **kwargs):
+        from django.db import close_old_connections
+
+        close_old_connections()  # a connection that broke or grew too old is opened again
+        return fn(*args, **kwargs)
+
+    async def on_reader(*args, **kwargs):
+        global _readers
+        if _readers is None:
+            _readers = ThreadPoolExecutor(settings.CARDLEAGUE_STREAM_DB_READS, thread_name_prefix="stream-db")
+        return await asyncio.get_running_loop().run_in_executor(_readers, functools.partial(run, *args, **kwargs))
+    return on_reader
+
+
 def _frame(data: dict, *, event: str = "message", id: int | None = None) -> str:
     head = (f"id: {id}\n" if id is not None else "") + f"event: {event}\n"
     return head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n"
@@ -143,7 +166,7 @@ async def match_stream(request, match_id: int):
     seat_text = request.GET.get("seat")
     if seat_text is not None and not (seat_text.isdigit() and len(seat_text) < 3):
         return _error(400, {"code": "malformed_request", "rule": None, "message": "seat is a seat number"})
-    match, seat, failure = await sync_to_async(_match_access)(request, match_id,
+    match, seat, failure = await _reading(_match_access)(request, match_id,
                                                               None if seat_text is None else int(seat_text))
     if failure is not None:
         return _error(failure[0], failure[1])
@@ -163,7 +186,7 @@ async def _match_frames(match_id: int, seat, after: int):
     try:
         yield _frame({"match": match_id, "seat": seat, "after": after}, event="hello")
         while True:
-            ended, last, events = await sync_to_async(new_events)(after)
+            ended, last, events = await _reading(new_events)(after)
             for e in events:
                 yield _frame(e, event="match_event", id=e["seq"])
             if events:
@@ -171,8 +194,12 @@ async def _match_frames(match_id: int, seat, after: int):
             if ended and after >= last:
                 yield _frame({"match": match_id, "seq": after}, event="end")
                 return
-            if not await _wait(pubsub, settings.CARDLEAGUE_STREAM_HEARTBEAT):
+            # read again on a notice; on silence, only say the stream is alive (and read again only
+            # if this process's subscription is down: then the streams fall back to polling)
+            while not await _wait(pubsub, settings.CARDLEAGUE_STREAM_HEARTBEAT):
                 yield ": heartbeat\n\n"
+                if not _listening(pubsub):
+                    break
     finally:
         await _close(pubsub)
 
@@ -182,7 +209,7 @@ async def account_stream(request):
     refused = _unavailable(request, "poll /api/invitations.")
     if refused is not None:
         return refused
-    user = await sync_to_async(_authenticate)(request)
+    user = await _reading(_authenticate)(request)
     if user is None:
         return _error(401, {"code": "not_signed_in", "rule": None, "message": "sign in first"})
     return _stream_response(_account_frames(user))
@@ -193,7 +220,7 @@ async def _account_frames(user):
 
     pubsub = await _subscribe(_channel("user", user.pk))
     try:
-        waiting = await sync_to_async(selectors.account_news)(user)
+        waiting = await _reading(selectors.account_news)(user)
         yield _frame({"user": user.get_username(), "waiting": len(waiting)}, event="hello")
         for news in waiting:
             yield _frame(news, event=news["kind"])
@@ -237,43 +264,94 @@ def _stream_response(frames) -> StreamingHttpResponse:
     return response
 
 
-# -- Redis pub/sub, asynchronously -------------------------------------------------------------------
+# -- Redis pub/sub, asynchronously: one subscription per process, fanned out to its open streams ------
+
+class _Hub:
+    """One Redis pattern subscription (``<prefix>:*``) per event loop (a uvicorn worker has one),
+    handing each message to the queues of the open streams on its channel: a worker holding
+    thousands of streams holds one Redis connection for them, not thousands."""
+
+    def __init__(self):
+        self.queues: dict[str, set[asyncio.Queue]] = {}
+        self.reader: asyncio.Task | None = None
+        self.pubsub = None
+
+    async def open(self) -> None:
+        if self.reader is not None and not self.reader.done():
+            return
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(settings.CARDLEAGUE_STREAMS_URL)
+        self.pubsub = client.pubsub(ignore_subscribe_messages=True)
+        await self.pubsub.psubscribe(f"{settings.CARDLEAGUE_STREAMS_PREFIX}:*")
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for message in self.pubsub.listen():
+                if message.get("type") != "pmessage":
+                    continue
+                channel = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
+                data = message["data"].decode() if isinstance(message["data"], bytes) else str(message["data"])
+                for queue in list(self.queues.get(channel, ())):
+                    queue.put_nowait(data)
+        except Exception:  # Redis went away: streams fall back to reading at each heartbeat
+            log.warning("the streams' Redis subscription ended", exc_info=True)
+
+    def join(self, channel: str) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue()
+        self.queues.setdefault(channel, set()).add(queue)
+        return queue
+
+    def leave(self, channel: str, queue: asyncio.Queue) -> None:
+        waiting = self.queues.get(channel)
+        if waiting is not None:
+            waiting.discard(queue)
+            if not waiting:
+                del self.queues[channel]
+
+
+_hubs: dict[int, _Hub] = {}
+
 
 async def _subscribe(channel: str):
-    import redis.asyncio as aioredis
+    """A subscription to ``channel`` for one open stream (through this process's hub)."""
+    loop = asyncio.get_running_loop()
+    hub = _hubs.setdefault(id(loop), _Hub())
+    await hub.open()
+    queue = hub.join(channel)
+    return (hub, channel, queue)
 
-    client = aioredis.Redis.from_url(settings.CARDLEAGUE_STREAMS_URL)
-    pubsub = client.pubsub(ignore_subscribe_messages=True)
-    await pubsub.subscribe(channel)
-    pubsub._cardleague_client = client
-    return pubsub
 
-
-async def _next_message(pubsub, timeout: float) -> str | None:
-    """The next published message, or None after ``timeout`` seconds of silence."""
+async def _next_message(subscription, timeout: float) -> str | None:
+    """The next message on the stream's channel, or None after ``timeout`` seconds of silence."""
+    _, _, queue = subscription
     try:
-        message = await pubsub.get_message(timeout=timeout)
-    except asyncio.TimeoutError:
+        return await asyncio.wait_for(queue.get(), timeout) if timeout > 0 else queue.get_nowait()
+    except (asyncio.TimeoutError, asyncio.QueueEmpty):
         return None
-    if message is None:
-        return None
-    data = message.get("data")
-    return data.decode() if isinstance(data, bytes) else str(data)
 
 
-async def _wait(pubsub, timeout: float) -> bool:
+async def _wait(subscription, timeout: float) -> bool:
     """Wait for the next notice on the channel (True), or ``timeout`` seconds (False); notices that
     arrived meanwhile are drained, since the stream reads everything new from the database."""
-    got = await _next_message(pubsub, timeout) is not None
-    while got and await _next_message(pubsub, 0.001) is not None:
+    got = await _next_message(subscription, timeout) is not None
+    while got and await _next_message(subscription, 0) is not None:
         pass
     return got
 
 
-async def _close(pubsub) -> None:
-    try:
-        await pubsub.unsubscribe()
-        await pubsub.aclose()
-        await pubsub._cardleague_client.aclose()
-    except Exception:
-        log.debug("closing a stream's subscription failed", exc_info=True)
+def _listening(subscription) -> bool:
+    """Whether this process's Redis subscription is up (its reader task runs)."""
+    hub = subscription[0]
+    return hub.reader is not None and not hub.reader.done()
+
+
+async def _close(subscription) -> None:
+    hub, channel, queue = subscription
+    hub.leave(channel, queue)
+
+
+def open_streams() -> int:
+    """How many streams this process holds open now (for the bench and the logs)."""
+    return sum(len(q) for hub in _hubs.values() for q in hub.queues.values())

@@ -189,6 +189,8 @@ CARDLEAGUE_STREAMS_URL = os.environ.get("STREAMS_URL") or next(
     (url for url in (CACHE_URL, CELERY_BROKER_URL) if url.startswith(("redis://", "rediss://"))), "")
 CARDLEAGUE_STREAMS_PREFIX = os.environ.get("STREAMS_PREFIX", "cardleague")
 CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT", "15"))
+# Database reads the open streams of one server process make at the same time (each a short visit).
+CARDLEAGUE_STREAM_DB_READS = int(os.environ.get("CARDLEAGUE_STREAM_DB_READS", "8"))
 
 # Event store: a snapshot of the folded state every N events bounds replay cost.
 CARDLEAGUE_SNAPSHOT_EVERY = int(os.environ.get("CARDLEAGUE_SNAPSHOT_EVERY", "200"))
