@@ -62,10 +62,32 @@ def append_batches(match: Match, batches: list[tuple[list[dict], int | None, dic
             rows.append(Event(match=match, seq=seq, type=payload["type"], payload=payload, seat=seat,
                               move=this_move, created_at=now, prev_hash=prev, hash=h))
             prev = h
-    Event.objects.bulk_create(rows)
+    _insert(rows)
     match.last_seq, match.last_hash, match.moved_at = seq, prev, now
     streams.match_changed(match.pk, seq)
     return rows
+
+
+EVENT_COLUMNS = ("match_id", "seq", "type", "payload", "seat", "move", "created_at", "prev_hash", "hash")
+
+
+def _insert(rows: list[Event]) -> None:
+    """Write new events: on PostgreSQL with COPY (a stretch of bot moves writes hundreds at once,
+    several times faster than INSERT), elsewhere with one bulk INSERT. The rows stay unsaved
+    instances (no id read back: nothing needs it)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or len(rows) < 8:
+        Event.objects.bulk_create(rows)
+        return
+    from psycopg.types.json import Jsonb
+
+    table = Event._meta.db_table
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY {table} ({', '.join(EVENT_COLUMNS)}) FROM STDIN") as copy:
+            for e in rows:
+                copy.write_row((e.match_id, e.seq, e.type, Jsonb(e.payload), e.seat,
+                                None if e.move is None else Jsonb(e.move), e.created_at, e.prev_hash, e.hash))
 
 
 def engine_payloads(events) -> list[dict]:

@@ -48,15 +48,19 @@ def test_a_stretch_records_exactly_what_one_by_one_play_records(game, db):
     assert match_verify(match).ok
 
 
-def test_a_stretch_is_one_transaction_with_one_insert_of_its_events(people):
+def test_a_stretch_is_one_transaction_with_one_insert_of_its_events(people, monkeypatch):
     match = match_create(game="karuselis", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")], seed="one",
                          options={"target": 15}, wake_bots=False)
     before = match.last_seq
+    inserts = []
+    real = store._insert
+    monkeypatch.setattr(store, "_insert", lambda rows: (inserts.append(len(rows)), real(rows)))
     with CaptureQueriesContext(connection) as queries:
         run = bots_stretch(match_id=match.pk, bound=40)
-    inserts = [q for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "games_event"')]
-    assert run.made == 40 and len(inserts) == 1
-    assert Match.objects.get(pk=match.pk).last_seq > before + 40
+    after = Match.objects.get(pk=match.pk).last_seq
+    assert run.made == 40 and inserts == [after - before]
+    commits = [q for q in queries.captured_queries if q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    assert len(commits) == 2  # one transaction (a savepoint inside the test's own)
 
 
 def test_the_bots_stop_at_a_persons_turn_and_a_persons_move_wakes_them(people, django_capture_on_commit_callbacks):
