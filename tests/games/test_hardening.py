@@ -339,3 +339,13 @@ def test_the_new_match_form_refuses_the_creators_own_name_and_a_name_twice(peopl
         response = client.post("/matches/new/", {"game": "livol", "seats": 3, "bot": "greedy", "people": names})
         assert response.status_code == 400, names
     assert not Match.objects.exists()
+
+
+def test_api_requests_beyond_the_per_account_rate_get_429(livol_match, people, settings):
+    settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "api_user": "5/m", "api_anon": "3/m"}
+    client = Client()
+    client.force_login(people[0])
+    statuses = [client.get(f"/api/matches/{livol_match.pk}").status_code for _ in range(7)]
+    assert statuses == [200] * 5 + [429] * 2
+    anonymous = [Client().get("/api/league/tournaments").status_code for _ in range(5)]
+    assert anonymous == [200] * 3 + [429] * 2
