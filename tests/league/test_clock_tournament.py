@@ -94,3 +94,34 @@ def test_a_four_person_swiss_with_a_clock_finishes_though_one_person_never_plays
     client = Client()
     client.force_login(people[0])
     assert "Your recent results" in client.get("/").content.decode()
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_two_sweepers_in_two_workers_record_each_timeout_once(own_queue, django_user_model, django_db_blocker):
+    """Two workers, each with its own beat, sweep the clocks every second: every due deadline is
+    recorded once (the match row is locked and the deadline read again under the lock)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services import SeatSpec, match_create
+
+    people = [django_user_model.objects.create_user(username=f"p{i}", password="pw") for i in range(2)]
+    workers = [start_worker(queue=QUEUE, env=WORKER_ENV, beat=True, name=f"sweeper{i}") for i in range(2)]
+    try:
+        matches = [match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1])],
+                                seed=f"two-sweepers-{i}", clock={"move_seconds": 60},
+                                timeout_rule=Match.TimeoutRule.FORFEIT) for i in range(8)]
+        Seat.objects.filter(match__in=matches, deadline__isnull=False).update(
+            deadline=timezone.now() - timedelta(seconds=1))
+        deadline = time.monotonic() + 60
+        while Match.objects.filter(pk__in=[m.pk for m in matches], status=Match.Status.RUNNING).exists():
+            assert time.monotonic() < deadline, "".join(workers[0].log[-20:])
+            time.sleep(0.3)
+    finally:
+        for worker in workers:
+            stop_worker(worker, django_db_blocker)
+    for match in matches:
+        assert Event.objects.filter(match=match, type="seat_timed_out").count() == 1
+        assert match_verify(match).ok
