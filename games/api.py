@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 from django_ratelimit.core import get_usage
 from ninja import Path, Query, Router, Schema
-from pydantic import Field, StringConstraints
+from pydantic import Field
 from ninja.errors import Throttled
 from ninja.security import HttpBearer, SessionAuth as NinjaSessionAuth
 
@@ -22,7 +22,7 @@ from games import records, selectors, services
 from games.access import access_match, access_seat, client_address, moves_rate_check, seats_of
 from games.errors import MalformedRequest, MatchRunning
 from games.models import ApiToken
-from games.schemas import AnyMove, Body, Entropy, Position, SeatNumber, errors, move_json
+from games.schemas import AnyMove, Body, Entropy, Position, SeatNumber, Username, errors, move_json
 
 
 class TokenAuth(HttpBearer):
@@ -96,10 +96,9 @@ class JoinIn(Body):
 class ChallengeIn(Body):
     """Challenge people or outside bots (by username) to a match: they accept (``/join``) or decline."""
     game: Literal["cardavia", "iota", "karuselis", "livol", "uno_flip"]
-    opponents: Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=150)]],
-                         Field(min_length=1, max_length=9)]
+    opponents: Annotated[list[Username], Field(min_length=1, max_length=9)]
     seats: Annotated[int, Field(ge=2, le=10)] | None = None
-    bots: Literal["random", "greedy"] = "greedy"
+    bots: Literal["random", "greedy", "search-easy", "search", "search-strong"] = "greedy"
     options: dict = {}
     clock: dict | None = None
     entropy: Entropy | None = None
@@ -229,7 +228,7 @@ def match_resign(request, match_id: RowIdPath, payload: ResignIn):
     return {"seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}
 
 
-@router.get("/{match_id}/record", response={200: dict, **errors(401, 403, 404, 409, 429)})
+@router.get("/{match_id}/record", response={200: dict, **errors(400, 401, 403, 404, 409, 429)})
 def match_record(request, match_id: RowIdPath):
     """The portable record of an ended match (``engine/match-record.schema.json``): verify it offline
     with ``python -m engine.verify RECORD.json``. A match that has not ended has none yet (409)."""

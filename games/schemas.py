@@ -17,6 +17,8 @@ SeatNumber = Annotated[int, Field(ge=0, le=31)]
 Coordinate = Annotated[int, Field(ge=-200, le=200)]
 Position = Annotated[int, Field(ge=0, le=2**31 - 1)]
 Entropy = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16,128}$")]
+#: A username as Django's default validator allows it (letters, digits and @.+-_).
+Username = Annotated[str, StringConstraints(min_length=1, max_length=150, pattern=r"^[\w.@+-]+$")]
 
 
 class Body(Schema):
@@ -28,7 +30,26 @@ class Body(Schema):
     def _an_object(cls, data):
         if data is None or isinstance(data, (list, tuple, str, int, float, bool)):
             raise ValueError("the body is a JSON object")
+        if _holds_nul(data):
+            raise ValueError("no text in the body may hold a NUL character")
         return data
+
+
+def _holds_nul(data) -> bool:
+    """Whether any key or string in a parsed JSON body holds U+0000, which no text column (nor
+    PostgreSQL's ``jsonb``) can store: refused as a bad request, not left to fail in the database."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
 
 
 class Move(Schema):

@@ -336,7 +336,8 @@ def _seat_rows(table: Table) -> list[dict]:
     out = []
     for s in table.seats.all():
         player = s.entrant.player
-        out.append({"name": player.name, "player_id": player.pk, "entrant_id": s.entrant_id, "is_bot": player.shows_as_bot,
+        out.append({"name": player.name, "player_id": player.pk, "entrant_id": s.entrant_id,
+                    "is_bot": player.shows_as_bot,
                     "seed": s.entrant.seed, "place": s.place, "points": num(s.points), "game_points": s.game_points,
                     "forfeited": s.forfeited, "match_seat": s.match_seat})
     return out

@@ -65,6 +65,16 @@ def _flush_between_transactional_tests_may_truncate_events():
 
 
 @pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A page requested in another language leaves it active in the thread (LocaleMiddleware does
+    not deactivate it): the next test starts in the default language again."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_state_cache():
     from games import store
 

@@ -52,12 +52,13 @@ class Browser:
 
 
 @pytest.fixture
-def browser(tmp_path):
+def browser(tmp_path, monkeypatch):
     path = chromium_path()
     need(path is not None, "Debian's chromium is not installed (apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
 
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+    # Playwright's sync API runs an event loop in this thread (set for this test only)
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as p:
         b = Browser(p, path)
         yield b
@@ -67,12 +68,12 @@ def browser(tmp_path):
 
 
 @pytest.fixture
-def browser_page(tmp_path):
+def browser_page(tmp_path, monkeypatch):
     path = chromium_path()
     need(path is not None, "Debian's chromium is not installed (apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
 
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
         page = b.new_page(viewport={"width": 420, "height": 900})

@@ -3,7 +3,6 @@ and each move reaches the other's page through the live stream (no polling), the
 person who forgot to call LIVOL! presses "call" within the grace against a bot and keeps their card."""
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 
@@ -20,12 +19,12 @@ PASSWORD = "table-test-pass-7"
 
 
 @pytest.fixture
-def two_browsers():
+def two_browsers(monkeypatch):
     path = chromium_path()
     need(path is not None, "Debian's chromium is not installed (apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
 
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
         pages, problems = [], []

@@ -191,6 +191,19 @@ def test_an_api_move_with_an_unknown_key_is_refused_and_not_stored(people):
     assert _events(match) == before
 
 
+def test_text_holding_a_nul_character_is_a_400_not_a_server_error(people):
+    # PostgreSQL stores no U+0000 in text or jsonb: such a body is refused before it reaches the database
+    client = Client()
+    client.force_login(people[0])
+    for body in ({"game": "livol", "opponents": ["player1\u0000"]},
+                 {"game": "livol", "opponents": ["player1"], "options": {"target\u0000": 100}},
+                 {"game": "livol", "opponents": ["player1"], "clock": {"move_seconds": "\u0000"}}):
+        response = client.post("/api/challenges", json.dumps(body), content_type="application/json")
+        assert response.status_code == 400, body
+        assert response.json()["code"] == "malformed_request"
+    assert not Match.objects.exists()
+
+
 def test_ids_beyond_the_database_range_are_404_not_500(people):
     client = Client()
     client.force_login(people[0])
@@ -296,7 +309,8 @@ def test_an_application_role_cannot_update_delete_or_truncate_events(livol_match
 # -- 9. production settings ----------------------------------------------------------------------------
 
 def _settings_process(code: str, **env) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE")}
+    base = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE",
+                                                                 "DJANGO_ALLOW_ASYNC_UNSAFE")}
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                           env={**base, "DJANGO_SETTINGS_MODULE": "league.settings", **env})
 

@@ -21,9 +21,9 @@ pytestmark = pytest.mark.django_db
 
 #: A short match of every game: seats, options, bot moves to play.
 SHORT = {
-    "livol": (3, {"target": 30}, 40),
-    "uno_flip": (3, {"target": 30}, 40),
-    "karuselis": (2, {"deck": "small", "target": 20}, 30),
+    "livol": (3, {"target": 500}, 40),
+    "uno_flip": (3, {"target": 500}, 40),
+    "karuselis": (2, {"deck": "small", "target": 60}, 30),
     "iota": (2, {}, 16),
     "cardavia": (4, {"lives": 3}, 10),
 }
