@@ -57,6 +57,7 @@ bench: install
 	$(PY) -m tests.bench.engine_throughput
 	$(PY) -m tests.bench.move_submit_cost
 	$(PY) -m tests.bench.tournament_bench
+	$(PY) -m tests.bench.bot_ladder --all --matches 2 --levels random,greedy,search-easy,search
 
 ## Extract the site's strings into the catalogues (needs GNU gettext's xgettext); translate, then commit.
 messages: install

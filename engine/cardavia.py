@@ -668,5 +668,81 @@ class Cardavia(core.Game):
                                       if c is not None and t != seat and state.face_up[t] is None]
         return [c for c in hidden if c not in known]
 
+    # -- determinization (search bots: engine/bots/search.py) ---------------------------
+    def sample_state(self, view: dict, seat: int, rng, legal=None) -> State:
+        """A full state consistent with ``seat``'s ``view``. The cards the seat knows stay
+        where it knows them to be: its own card; the face-up cards (a knocked Fool, a
+        matador that refused); the cards it gave or received in its swaps, followed through
+        the later swaps of the deal (who swapped with whom is public) and the Cat's undo.
+        Every other card held in the deal (the participants' and those of seats chopped out
+        during it, which stay in place) and the stock are dealt at random from the rest (the
+        deck less those and the set-aside matadors). Public fields are copied; the seed is a
+        dummy drawn from ``rng``, the round each out seat went out is taken from the logs
+        where they tell it (only the ranking at the very end reads it); ``legal`` is unused."""
+        n = view["seats"]
+        holders = list(view["participants"])
+        for e in view["log"]:
+            if e["type"] == "seat_eliminated" and e["seat"] not in holders:
+                holders.append(e["seat"])            # C8: its card stays in its place
+        known = {s: code for s, code in knowledge_of(view, seat).items() if s in holders}
+        pool = cards()
+        for code in [*known.values(), *view["set_aside"]]:
+            if code in pool:
+                pool.remove(code)
+        rng.shuffle(pool)
+        hands: list[str | None] = [None] * n
+        for s in holders:
+            hands[s] = known[s] if s in known else pool.pop()
+        swaps = []
+        for e in view["log"]:
+            if e["type"] == "cards_swapped":
+                swaps.append((e["seat"], e["target"]))
+            elif e["type"] == "swaps_undone":
+                swaps = []
+        out_round: list[int | None] = [None] * n
+        for e in [*view.get("last_log", []), *view["log"]]:
+            if e["type"] == "seat_eliminated":
+                out_round[e["seat"]] = e["round"]
+        for s in range(n):
+            if view["lives"][s] <= 0 and out_round[s] is None:
+                out_round[s] = 0
+        turn = view["turn"]
+        return State(
+            seats=n, options=dict(view.get("options") or {"lives": DEFAULT_LIVES}),
+            seed=f"search-{rng.getrandbits(64):016x}", counter=0, lives=tuple(view["lives"]),
+            out_round=tuple(out_round), round=view["round"], dealer=view["dealer"],
+            resting=tuple(view["resting"]), order=tuple(view["participants"]), hands=tuple(hands),
+            stock=tuple(pool), set_aside=tuple(view["set_aside"]), face_up=tuple(view["face_up"]),
+            turn=turn, swaps=tuple(swaps), log=tuple(view["log"]), last_log=tuple(view.get("last_log", [])),
+            revealed=tuple(view["revealed"]), seen=(frozenset(),) * (n + 1),
+            last_seen=(frozenset(),) * (n + 1), resigned=tuple(view["resigned"]), ended=False, result=None)
+
+
+def knowledge_of(view: dict, seat: int) -> dict[int, str]:
+    """Where ``seat`` knows a card to be in this deal, from its view alone: seat -> code.
+    Face-up cards (C3 Fools, refusing matadors) and the seat's own card; a card it gave or
+    received in a swap (C5: the two swappers each learn one card), followed through every
+    later swap (who swapped with whom is public, the cards are not) and the Cat's undo (C6)."""
+    where: list[str | None] = [None] * view["seats"]
+    for e in view["log"]:
+        kind = e["type"]
+        if kind in ("fool_knocked", "swap_refused"):
+            where[e["seat"]] = e["card"]
+        elif kind == "cards_swapped":
+            a, b = e["seat"], e["target"]
+            where[a], where[b] = (e["got"], e["gave"]) if "gave" in e else (where[b], where[a])
+        elif kind == "stock_exchanged":
+            where[e["seat"]] = e.get("got")
+        elif kind == "swaps_undone":
+            for a, b in e["swaps"]:
+                where[a], where[b] = where[b], where[a]
+    for s, code in enumerate(view["face_up"]):
+        if code is not None:
+            where[s] = code
+    hand = view.get("hand") or []
+    if hand:
+        where[seat] = hand[0]
+    return {s: code for s, code in enumerate(where) if code is not None}
+
 
 GAME = Cardavia()

@@ -1298,6 +1298,43 @@ class Iota(core.Game):
         out += [c for c in state.stock if c not in mine]
         return out
 
+    # -- determinization (search bots: engine/bots/search.py) ------------------------
+    def sample_state(self, view: dict, seat: int, rng, legal=None) -> State:
+        """A full state consistent with ``seat``'s ``view``: its hand, the grid (the wilds'
+        candidates worked out again from it), the scores, passes and the recycled wilds
+        every seat knows of (``shown``) as shown; the other hands filled to their sizes and
+        the stock to its size from the cards nobody has shown (I10 ``short``: the deck's 32
+        faces are unknown, so the faces are drawn from every unseen one, the unseen wilds
+        always among them). The seed is a dummy drawn from ``rng``; ``legal`` is unused."""
+        n = view["seats"]
+        hand = tuple(view["hand"])
+        shown = tuple(tuple(s) for s in view["shown"])
+        grid = {(p["x"], p["y"]): INDEX[p["card"]] for p in view["grid"]}
+        seen = set(hand) | {CARDS[i] for i in grid.values()}
+        seen |= {c for s, cards in enumerate(shown) if s != seat for c in cards}
+        need = sum(view["hand_sizes"][s] - len(shown[s]) for s in range(n) if s != seat) + view["stock_size"]
+        wilds = [c for c in WILDS if c not in seen]
+        faces = [c for c in CARDS[:FACES] if c not in seen]
+        rng.shuffle(faces)
+        unseen = wilds + faces[:max(0, need - len(wilds))]
+        rng.shuffle(unseen)
+        hands = []
+        for s in range(n):
+            if s == seat:
+                hands.append(hand)
+                continue
+            take = view["hand_sizes"][s] - len(shown[s])
+            hands.append(shown[s] + tuple(unseen[:take]))
+            del unseen[:take]
+        last = view.get("last_play")
+        state = State(
+            seats=n, seed=f"search-{rng.getrandbits(64):016x}", options={"variant": view["variant"]},
+            counter=1, hands=tuple(hands), stock=tuple(unseen), grid=grid, candidates={},
+            scores=tuple(view["scores"]), turn=view["turn"], passes=view["passes"], recycled=view["recycled"],
+            known=((),) * n, shown=shown, last_play=dict(last) if last else None,
+            resigned=tuple(view["resigned"]), over=False, result=None)
+        return _with_candidates(state, grid)
+
 
 def score_play(state: State, seat: int, cards: list[dict]) -> int:
     """The score ``seat`` would make by the play ``cards`` (``[{"card", "x", "y"}]``) now,

@@ -870,5 +870,51 @@ class Karuselis(core.Game):
         hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h]
         return hidden + list(state.stock)
 
+    # ---- determinization (search bots: engine/bots/search.py) ----------------------
+    def sample_state(self, view: dict, seat: int, rng, legal=None) -> State:
+        """A full state consistent with ``seat``'s ``view``: its own hand, the table and the
+        builds as shown, every public count copied; the cards it cannot see (the deck's cards
+        less its hand and the table) dealt at random to the other hands, the capture piles
+        and the stock by their sizes, each pile holding exactly as many spades as the view
+        counts for it (the piles lie face down: only their sizes and spades are public).
+        The seed is a dummy drawn from ``rng``; ``legal`` is unused."""
+        n = view["seats"]
+        sides = side_count(n)
+        hand = tuple(view["hand"])
+        table = tuple(view["table"]["cards"])
+        builds = tuple(Build(b["id"], tuple(b["cards"]), b["value"], b["owner"]) for b in view["table"]["builds"])
+        seen = set(hand) | set(table) | {c for b in builds for c in b.cards}
+        unseen = [c for c in variant_cards(view["deck"]) if c not in seen]
+        spades = [c for c in unseen if c.endswith("S")]
+        others = [c for c in unseen if not c.endswith("S")]
+        rng.shuffle(spades)
+        rng.shuffle(others)
+        piles = []
+        for side in range(sides):
+            size, k = view["pile_sizes"][side], view["spades"][side]
+            pile = spades[:k] + others[:size - k]
+            del spades[:k]
+            del others[:size - k]
+            piles.append(tuple(pile))
+        rest = spades + others
+        rng.shuffle(rest)
+        hands = []
+        for s in range(n):
+            if s == seat:
+                hands.append(hand)
+            else:
+                size = view["hand_sizes"][s]
+                hands.append(tuple(rest[:size]))
+                del rest[:size]
+        numbers = [int(b.id[1:]) for b in builds if b.id[1:].isdigit()]
+        last = view.get("last_points")
+        return State(
+            seats=n, deck=view["deck"], target=view["target"], seed=f"search-{rng.getrandbits(64):016x}",
+            counter=0, round=view["round"], dealer=view["dealer"], turn=view["turn"], hands=tuple(hands),
+            table=table, builds=builds, stock=tuple(rest), piles=tuple(piles), leftover=(),
+            last_capturer=view["last_capturer"], next_build=max(numbers, default=0) + 1,
+            scores=tuple(view["scores"][:sides]), last_points=tuple(last[:sides]) if last else None,
+            resigned=tuple(view["resigned"]), over=False)
+
 
 GAME = Karuselis()

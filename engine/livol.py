@@ -957,6 +957,84 @@ class Livol(core.Game):
             hidden -= Counter(state.shown[1])
         return list(hidden.elements())
 
+    # -- determinization (search bots: engine/bots/search.py) -------------------
+    def sample_state(self, view: dict, seat: int, rng, legal=None) -> State:
+        """A full state consistent with ``seat``'s ``view``: its own hand as shown, every
+        public field copied, and the cards it cannot see (the other hands, the draw pile,
+        the discards below the top, which the view only counts) dealt at random from the
+        unseen ones (all cards but its hand and the top). A challenger's ``shown_hand``
+        stays with the Wild +4 player (less the top, when that player has played it since).
+        Fields the view lacks are filled so that they do not change legal play: the seed is
+        a dummy drawn from ``rng`` (reshuffles inside a search come from it), the random
+        counter 0; in the ``respond`` phase the Wild +4's "top and colour before" are the
+        sampled card under the top (L5 judges fairness on them). ``legal`` is unused here
+        (the view has the phase)."""
+        n = view["seats"]
+        sizes = list(view["hand_sizes"])
+        hand = sort_hand(view["hand"])
+        top = view["top"]
+        pool = Counter(DECK)
+        pool.subtract(hand)
+        pool[top] -= 1
+        direction = view["direction"]
+        hands: list[list[str] | None] = [None] * n
+        hands[seat] = list(hand)
+        shown = view.get("shown_hand")
+        known: dict[int, list[str]] = {}
+        if shown:
+            player = (seat - direction) % n
+            cards = list(shown)
+            if top in cards and sizes[player] < len(cards):
+                cards.remove(top)
+            fits = Counter(cards)
+            if player != seat and len(cards) <= sizes[player] and all(pool[c] >= k for c, k in fits.items()):
+                known[player] = cards
+                pool.subtract(fits)
+        unseen = list(pool.elements())
+        rng.shuffle(unseen)
+        for s in range(n):
+            if s == seat:
+                continue
+            mine = known.get(s, [])
+            take = sizes[s] - len(mine)
+            hands[s] = mine + unseen[:take]
+            del unseen[:take]
+        below = view["discard_size"] - 1
+        discard = tuple(unseen[:below]) + (top,)
+        draw = tuple(unseen[below:])
+        phase = view["phase"]
+        turn = view["turn"]
+        pending = None
+        if phase == "drawn":
+            pending = view.get("must_play")
+            if pending is None:
+                # another seat must play the card it drew: one of its sampled cards that fits
+                # (swapped in from the draw pile if none does)
+                playable = PLAYABLE[top, view["color"]]
+                fits = [c for c in hands[turn] if c in playable]
+                if not fits:
+                    draw_list = list(draw)
+                    i = next((k for k, c in enumerate(draw_list) if c in playable), None)
+                    if i is not None:
+                        hands[turn][0], draw_list[i] = draw_list[i], hands[turn][0]
+                        draw = tuple(draw_list)
+                        fits = [hands[turn][0]]
+                pending = rng.choice(fits) if fits else None
+        w4 = None
+        if phase == "respond" and turn is not None:
+            player = (turn - direction) % n
+            before = discard[-2] if len(discard) > 1 else top
+            colour = card_color(before) or rng.choice(COLORS)
+            w4 = (player, sort_hand(hands[player]), before, colour)
+        return State(
+            seats=n, seed=f"search-{rng.getrandbits(64):016x}", options=dict(view["options"]), counter=0,
+            round=view["round"], dealer=view["dealer"], hands=tuple(sort_hand(h) for h in hands),
+            draw=draw, discard=discard, color=view["color"], direction=direction, turn=turn,
+            phase=phase, pending=pending,
+            called=tuple(view["called"]), window=view["catchable"], w4=w4,
+            shown=(seat, tuple(shown)) if shown else None, scores=tuple(view["scores"]),
+            resigned=tuple(view["resigned"]), over=False, result=None)
+
 
 #: ``play``'s dispatch: move type -> the method that validates and records it.
 MOVES = {kind: getattr(Livol, f"_move_{kind}") for kind in MOVE_KEYS}

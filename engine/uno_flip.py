@@ -1112,5 +1112,140 @@ class UnoFlip(core.Game):
             hidden -= Counter(f for c in seen for f in SIDES_OF[c])
         return list(hidden.elements())
 
+    # ---- determinization (search bots: engine/bots/search.py) -----------------
+
+    def sample_state(self, view: dict, seat: int, rng, legal: list[dict] | None = None) -> State:
+        """A full state consistent with ``seat``'s ``view``. Its own hand as shown (both
+        faces); every other hand holds, for each inactive face the view shows in its
+        ``backs``, a physical card with that back (F5: the backs are public, so they narrow
+        down which cards a rival holds); the draw pile's top has the back ``draw_back``; the
+        discard top is a card whose active face is ``top`` (its back chosen so that the
+        backs above can still be served); a challenger's ``shown_hand`` stays with the
+        player who was challenged; everything else (the draw pile below its top, the
+        discards below the top) is shuffled from the cards left. Public fields are copied.
+
+        The view does not say whether the seat is naming a starter's colour, answering a
+        wild draw or holding a drawn card: ``legal`` (the seat's legal moves) tells the
+        phase and the drawn card. Fields the view lacks are filled so that they do not
+        change legal play: a dummy seed from ``rng``, counters at 0, in the ``challenge``
+        phase the colour before the wild draw taken from the sampled card under the top."""
+        n, side = view["seats"], SIDE_NAMES.index(view["side"])
+        back = BACK_ON[side]
+        hand = list(view["hand"])
+        pool = Counter(CARDS)
+        pool.subtract(hand)
+        direction, turn = view["direction"], view["turn"]
+        legal = legal or []
+        kinds = {m["type"] for m in legal}
+        phase = "play"
+        if turn == seat:
+            if "color" in kinds:
+                phase = "color"
+            elif kinds & {"challenge", "accept"}:
+                phase = "challenge"
+            elif "pass" in kinds and ("draw" in kinds or any(m["type"] == "play" for m in legal)
+                                       or view["draw_size"] or view["discard_size"] > 1):
+                phase = "drawn"
+        # the demands on each back: every other seat's backs and the draw pile's top
+        hands: list[list[str]] = [[] for _ in range(n)]
+        hands[seat] = hand
+        demand: Counter = Counter()
+        for s in range(n):
+            if s != seat:
+                demand.update(view["backs"][s])
+        if view["draw_back"] is not None:
+            demand[view["draw_back"]] += 1
+        shown = view.get("shown_hand")
+        player = (seat - direction) % n
+        if shown and player != seat:
+            wanted = Counter(back[c] for c in shown)
+            if all(pool[c] >= k for c, k in Counter(shown).items()) and \
+                    not wanted - Counter(view["backs"][player]):
+                hands[player] = list(shown)
+                pool.subtract(shown)
+                demand.subtract(wanted)
+        by_back: dict[str, list[str]] = {}
+        for card in pool.elements():
+            by_back.setdefault(back[card], []).append(card)
+        # the discard top: its active face shows; a card whose back is not all spoken for
+        top_face = view["top"]
+        choices = [c for c, k in pool.items() if k > 0 and active(c, side) == top_face
+                   for _ in range(k)]
+        spare = [c for c in choices if len(by_back.get(back[c], ())) > demand[back[c]]]
+        top = rng.choice(spare or choices) if (spare or choices) else None
+        if top is not None:
+            by_back[back[top]].remove(top)
+        for cards in by_back.values():
+            rng.shuffle(cards)
+        for s in range(n):
+            if s == seat:
+                continue
+            need = Counter(view["backs"][s]) - Counter(back[c] for c in hands[s])
+            for face, k in need.items():
+                for _ in range(k):
+                    bucket = by_back.get(face)
+                    if bucket:
+                        hands[s].append(bucket.pop())
+        draw_top = None
+        if view["draw_back"] is not None and by_back.get(view["draw_back"]):
+            draw_top = by_back[view["draw_back"]].pop()
+        rest = [c for cards in by_back.values() for c in cards]
+        rng.shuffle(rest)
+        for s in range(n):   # an inconsistent view (never from the engine): fill the counts
+            while len(hands[s]) < view["hand_sizes"][s] and rest:
+                hands[s].append(rest.pop())
+        below = view["discard_size"] - 1 if top is not None else view["discard_size"]
+        # F9: a Flip in the seat's legal moves names a colour exactly when the discard pile's
+        # bottom card shows a Wild on its other face: keep the bottom card true to that
+        flip = next((m for m in legal if m["type"] == "play" and not len(hand) == 1
+                     and FACE_ON[side][_held(hand, m["card"], side)].kind == "flip"), None)
+        if flip is not None and below > 0:
+            wants_wild = "color" in flip
+            if FACES[inactive(rest[0], side)].wild != wants_wild:
+                k = next((i for i, c in enumerate(rest) if FACES[inactive(c, side)].wild == wants_wild), None)
+                if k is not None:
+                    rest[0], rest[k] = rest[k], rest[0]
+        discard = tuple(rest[:below]) + ((top,) if top is not None else ())
+        rest = rest[below:]
+        draw = tuple(([draw_top] if draw_top is not None else []) + rest)
+        drawn = pending = None
+        if phase == "drawn":
+            named = next((m["card"] for m in legal if m["type"] == "play"), None)
+            if named is not None and "/" not in named:
+                named = next((c for c in hand if active(c, side) == named), None)
+            if named is None:   # the drawn card does not fit: one of the cards that do not
+                faces, top_now = FACE_ON[side], FACE_ON[side][discard[-1]] if discard else None
+                misfits = [c for c in hand if top_now is not None and not card_matches(
+                    faces[c].code, top_now.code, view["color"])]
+                named = misfits[-1] if misfits else (hand[-1] if hand else None)
+            drawn = named
+        if phase == "challenge":
+            before = discard[-2] if len(discard) > 1 else discard[-1]
+            colour = FACE_ON[side][before].colour or rng.choice(COLOURS[side])
+            wild = (turn - direction) % n
+            pending = (wild, top_face, colour, tuple(hands[wild]))
+        # the seat whose UNO window is open: a catch on offer names it; else it is the seat
+        # holding one uncalled card while every other seat may act (F12, ``to_act``)
+        window = next((m["target"] for m in legal if m["type"] == "catch"), None)
+        if window is None:
+            acting = set(view["to_act"])
+            window = next((t for t in range(n) if view["hand_sizes"][t] == 1 and not view["called"][t]
+                           and acting >= set(range(n)) - {t}), None)
+        return State(
+            seats=n, options=dict(view.get("options") or {"target": 500}),
+            seed=f"search-{rng.getrandbits(64):016x}", version=DECK_VERSION, counter=0, n_events=0,
+            round=view["round"], dealer=view["dealer"], side=side, hands=tuple(tuple(h) for h in hands),
+            draw=draw, discard=discard, color=view["color"], direction=direction, turn=turn, phase=phase,
+            drawn=drawn, pending=pending, called=tuple(view["called"]), window=window,
+            shown=(seat, tuple(shown)) if shown else None, scores=tuple(view["scores"]), revealed=(),
+            resigned=tuple(view["resigned"]))
+
+
+def _held(hand: list[str], name: str, side: int) -> str:
+    """The physical card of ``hand`` that a move names (a ``light/dark`` code, or an active face)."""
+    if "/" in name:
+        return name
+    return next(c for c in hand if active(c, side) == name)
+
 
 GAME = UnoFlip()

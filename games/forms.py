@@ -14,12 +14,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from games.models import GAME_CHOICES, GAME_LABELS
+from games.models import BOT_CHOICES, GAME_CHOICES, GAME_LABELS
 
 #: Seats a new match starts with, per game.
 DEFAULT_SEATS = {"livol": 3, "uno_flip": 3, "karuselis": 2, "iota": 2, "cardavia": 4}
-
-BOT_CHOICES = [("greedy", _("greedy")), ("random", _("random"))]
 
 #: One line under each game's name in the selector.
 TAGLINES = {

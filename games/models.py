@@ -18,6 +18,10 @@ GAME_LABELS = {"cardavia": pgettext_lazy("game", "Cardavia"), "iota": pgettext_l
                "karuselis": pgettext_lazy("game", "Karuselis"), "livol": pgettext_lazy("game", "LIVOL"),
                "uno_flip": pgettext_lazy("game", "UNO FLIP")}
 GAME_CHOICES = [(name, GAME_LABELS[name]) for name in registry.names()]
+# The bots' levels, weakest first (``engine.bots.POLICY_NAMES``), as a person reads them.
+BOT_LEVELS = {"random": _("random"), "greedy": _("greedy"), "search-easy": _("searching, easy"),
+              "search": _("searching"), "search-strong": _("searching, strong")}
+BOT_CHOICES = list(BOT_LEVELS.items())
 
 # The store's own events (not the engine's: never folded, never replayed by ``play``); named
 # once, in engine.record, so that the offline verifier knows them too.

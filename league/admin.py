@@ -28,7 +28,7 @@ from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from engine.bots import POLICY_NAMES
+from games.models import BOT_CHOICES
 from league import selectors, services
 from league.models import (TIE_BREAKS, Club, ClubInvite, Entrant, League, PlayerProfile, Rating, Round, Season, Table,
                            Tournament, default_tie_breaks)
@@ -256,7 +256,7 @@ class TournamentForm(forms.ModelForm):
 class BotsForm(forms.Form):
     count = forms.IntegerField(label=_("how many bots"), min_value=1, max_value=256, initial=8)
     policy = forms.ChoiceField(label=_("policy"), choices=[("mixed", _("mixed (greedy and random)"))]
-                               + [(p, p) for p in POLICY_NAMES], initial="greedy")
+                               + BOT_CHOICES, initial="greedy")
 
 
 def csv_download(rows: list[list], filename: str) -> HttpResponse:

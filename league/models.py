@@ -15,8 +15,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from engine.bots import POLICY_NAMES
-from games.models import GAME_CHOICES, GAME_LABELS, Match
+from games.models import BOT_CHOICES, GAME_CHOICES, GAME_LABELS, Match
 from games.services.clocks import check_clock
 
 TIE_BREAKS = {
@@ -77,7 +76,7 @@ class PlayerProfile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                 related_name="player_profile", verbose_name=_("user"))
     bot_policy = models.CharField(_("bot policy"), max_length=32, blank=True,
-                                  choices=[(p, p) for p in POLICY_NAMES],
+                                  choices=BOT_CHOICES,
                                   help_text=_("Empty for a person; the engine policy a bot plays with."))
     bot_strength = models.PositiveSmallIntegerField(
         _("bot strength"), default=1,

@@ -198,6 +198,8 @@ CARDLEAGUE_SNAPSHOT_EVERY = int(os.environ.get("CARDLEAGUE_SNAPSHOT_EVERY", "200
 CARDLEAGUE_BOT_MOVES_PER_TASK = int(os.environ.get("CARDLEAGUE_BOT_MOVES_PER_TASK", "400"))
 # Bots: moves played in memory and recorded in one transaction (a person's move waits for it).
 CARDLEAGUE_BOT_STRETCH = int(os.environ.get("CARDLEAGUE_BOT_STRETCH", "200"))
+# ... or this much thinking, whichever comes first (the events are the same either way)
+CARDLEAGUE_BOT_STRETCH_SECONDS = float(os.environ.get("CARDLEAGUE_BOT_STRETCH_SECONDS", "1.0"))
 # People at the table: no bot catches a person's missed LIVOL!/UNO! call (nor closes the window by
 # moving on) within this many seconds of the person's card; the bot that plays a seat after a
 # timeout or a resignation; timeouts in a row after which a seat is abandoned (it resigns).

@@ -5,7 +5,13 @@ A policy is a function ``(view, legal_moves, rng, must_act) -> move | None``.
 otherwise only optional out-of-turn moves are on offer (a LIVOL catch or call)
 and the policy may return ``None`` to let them go.
 Per-game policies live in ``engine/bots/<game>.py`` as ``POLICIES``; the
-generic random policy works for every game.
+generic random policy works for every game, and the searching levels
+(``engine/bots/search.py``: information-set Monte Carlo tree search over sampled
+worlds, budgets in iterations) work for every game with a ``greedy`` policy and a
+``sample_state`` hook.
+
+The levels, weakest first (``POLICY_NAMES``): ``random``, ``greedy``,
+``search-easy``, ``search`` (normal) and ``search-strong``.
 """
 from __future__ import annotations
 
@@ -14,7 +20,9 @@ import random as _random
 
 from engine.bots.random_policy import random_policy
 
-POLICY_NAMES = ("random", "greedy")
+POLICY_NAMES = ("random", "greedy", "search-easy", "search", "search-strong")
+#: The search levels (a subset of ``POLICY_NAMES``).
+SEARCH_LEVELS = ("search-easy", "search", "search-strong")
 
 
 def policies_for(game: str) -> dict:
@@ -24,6 +32,12 @@ def policies_for(game: str) -> dict:
     except ModuleNotFoundError:
         found = {}
     found.setdefault("random", random_policy)
+    if "greedy" in found:
+        from engine.bots import search
+
+        if game in search.SPECS:
+            for level, policy in search.policies(game).items():
+                found.setdefault(level, policy)
     return found
 
 

@@ -7,6 +7,7 @@ passed since the person's card landed — the rules stay as written, the grace o
 """
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import NamedTuple
 
@@ -77,8 +78,9 @@ def bots_advance(*, match_id: int, seq: int | None = None, budget: int = 400) ->
 @transaction.atomic
 def bots_stretch(*, match_id: int, seq: int | None = None, bound: int = 200) -> BotRun:
     """One stretch of bot moves in one transaction: under the match's row lock, play every bot move
-    up to a person's turn, the end of the match, or ``bound`` moves, in memory from the cached state;
-    then append all their events (hash-chained, in one insert) and move the match once. The events
+    up to a person's turn, the end of the match, ``bound`` moves or ``CARDLEAGUE_BOT_STRETCH_SECONDS``
+    of thinking (a searching bot takes a while: its moves reach the pages as they come, and the row
+    lock is not held for long), in memory from the cached state; then append all their events (hash-chained, in one insert) and move the match once. The events
     are exactly those of one-by-one play: each bot decides at its own position, from its own view."""
     from games.services.moves import record_stretch
 
@@ -93,7 +95,8 @@ def bots_stretch(*, match_id: int, seq: int | None = None, bound: int = 200) -> 
     engine_game = registry.get(match.game)
     batches: list[tuple[int, dict, list[dict]]] = []
     position = match.last_seq
-    while len(batches) < bound:
+    until = time.monotonic() + settings.CARDLEAGUE_BOT_STRETCH_SECONDS
+    while len(batches) < bound and not (batches and time.monotonic() > until):
         choice = bot_choice(match, state, seats, position=position)
         if choice is None:
             break

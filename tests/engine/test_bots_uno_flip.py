@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from engine.bots import choose, policies_for
+from engine.bots import SEARCH_LEVELS, choose, policies_for
 from engine.uno_flip import GAME as G
 
 TARGET = 200  # shorter matches keep the file fast; the rules are the same
@@ -33,8 +33,8 @@ def run_match(policies: list[str], seed: str, target: int = TARGET, check: bool 
     return G.outcome(state), steps
 
 
-def test_greedy_is_registered_next_to_random():
-    assert set(policies_for("uno_flip")) == {"greedy", "random"}
+def test_greedy_is_registered_next_to_random_and_the_search_levels():
+    assert set(policies_for("uno_flip")) == {"greedy", "random", *SEARCH_LEVELS}
 
 
 def test_greedy_always_returns_a_legal_move_and_matches_finish():

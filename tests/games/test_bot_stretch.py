@@ -48,6 +48,27 @@ def test_a_stretch_records_exactly_what_one_by_one_play_records(game, db):
     assert match_verify(match).ok
 
 
+def test_a_stretch_ends_after_its_thinking_time_and_the_next_one_records_the_same_events(db, settings):
+    """A searching bot thinks for a while: a stretch stops after ``CARDLEAGUE_BOT_STRETCH_SECONDS``
+    (here: after every move), so moves reach the pages as they come, and the stream is unchanged."""
+    from django.db import transaction
+
+    specs = [SeatSpec(bot="search-easy"), SeatSpec(bot="greedy")]
+    match = match_create(game="karuselis", seats=specs, seed="thinking", options={"deck": "small", "target": 15},
+                         wake_bots=False)
+    sid = transaction.savepoint()
+    bots_advance(match_id=match.pk, budget=12)
+    whole = recorded(match)
+    transaction.savepoint_rollback(sid)
+    store.forget_cache()
+    settings.CARDLEAGUE_BOT_STRETCH_SECONDS = 0
+    first = bots_stretch(match_id=match.pk, bound=200)
+    assert first.made == 1 and first.more
+    bots_advance(match_id=match.pk, budget=11)
+    assert recorded(match) == whole
+    assert match_verify(match).ok
+
+
 def test_a_stretch_is_one_transaction_with_one_insert_of_its_events(people, monkeypatch):
     match = match_create(game="karuselis", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")], seed="one",
                          options={"target": 15}, wake_bots=False)

@@ -1,4 +1,5 @@
-"""Management commands: ``bot_tournament --sync`` end to end, and the twins of the admin actions."""
+"""Management commands: ``bot_tournament --sync`` end to end, the twins of the admin actions, and
+``bot_ladder`` (engine only: no database)."""
 import csv
 import io
 import re
@@ -80,3 +81,29 @@ def test_tournament_run_sync_finishes_a_tournament_created_by_the_twins(db):
     out = run("tournament_run", "--tournament", t, "--sync")
     assert Tournament.objects.get().status == Tournament.Status.FINISHED
     assert "round 3 closed" in out
+
+
+def test_bot_ladder_prints_each_level_against_the_one_below():
+    # when (no database: the ladder is the engine's alone)
+    out = run("bot_ladder", "--game", "livol", "--matches", "2", "--levels", "random,greedy", "--seed", "cmd",
+              "--seats", "3", "--option", "target=100")
+    # then the table has its header and one row: greedy against random, 2 matches, one first place each
+    header, rule, row, *rest = out.splitlines()
+    assert header.split() == ["game", "level", "opponent", "matches", "first", "share", "95%", "CI", "ms/move",
+                              "opp", "ms/move", "max", "ms"]
+    assert set(rule) == {"-"}
+    assert row.split()[:4] == ["livol", "greedy", "random", "2"]
+    assert 0 <= float(row.split()[4]) <= 2
+    assert not [line for line in rest if line.strip()]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "chess"], "invalid choice: 'chess'"),
+    (["--game", "livol", "--levels", "random,genius"], "unknown level"),
+    (["--game", "livol", "--levels", "greedy"], "at least two levels"),
+    (["--game", "livol", "--seats", "9"], "livol seats 2 to 6"),
+    (["--game", "livol", "--option", "speed=3"], "unknown option"),
+])
+def test_bot_ladder_refuses_an_unknown_game_level_seat_count_or_option(args, message):
+    with pytest.raises(CommandError, match=message):
+        run("bot_ladder", "--matches", "1", *args)

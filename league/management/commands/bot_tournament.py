@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from engine import registry
+from engine.bots import POLICY_NAMES
 from games.models import GAME_LABELS
 from league import services
 from league.management.commands._common import domain_errors, progress_text, standings_text
@@ -57,7 +58,8 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=None)
         parser.add_argument("--seats", type=int, default=None, 
                             help="seats per table (default: 2, or the game's minimum)")
-        parser.add_argument("--policy", default="mixed", help="greedy, random or mixed")
+        parser.add_argument("--policy", default="mixed", choices=("mixed", *POLICY_NAMES),
+                            help="a bot level (weakest first), or mixed: greedy and random in turn")
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                             help="a match option, e.g. target=200; repeatable")
         parser.add_argument("--sync", action="store_true", help="run in this process instead of through Celery")

@@ -2,6 +2,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from engine.bots import POLICY_NAMES
 from league import services
 from league.management.commands._common import domain_errors, tournament_of
 from league.models import PlayerProfile
@@ -15,7 +16,8 @@ class Command(BaseCommand):
         parser.add_argument("--player", action="append", default=[], help="player profile name; repeatable")
         parser.add_argument("--user", action="append", default=[], help="username; repeatable")
         parser.add_argument("--bots", type=int, default=0)
-        parser.add_argument("--policy", default="mixed", help="greedy, random or mixed")
+        parser.add_argument("--policy", default="mixed", choices=("mixed", *POLICY_NAMES),
+                            help="a bot level (weakest first), or mixed: greedy and random in turn")
 
     def handle(self, *args, **o):
         t = tournament_of(o["tournament"])
