@@ -147,13 +147,17 @@ def _uno_flip_points(state) -> list[int]:
 
 
 def _shedding_candidates(view: dict, legal: list[dict], rng) -> list[dict]:
-    """Plays that leave one card always carry the call (the greedy rule: a call is free);
+    """A play carries the call exactly when it leaves one card (L10: a call counts only then; the
+    greedy rule, and a log that says "called LIVOL!" only when it meant something);
     a Wild names a colour the hand still holds (all of them when it holds none)."""
-    called = {json.dumps({k: v for k, v in m.items() if k != "call"}, sort_keys=True)
-              for m in legal if m.get("call")}
-    out = [m for m in legal if m.get("call") or
-           json.dumps({k: v for k, v in m.items() if k != "call"}, sort_keys=True) not in called]
     hand = view.get("hand") or []
+    leaves_one = len(hand) == 2      # a play leaves one card: call with it; otherwise the call counts for nothing
+
+    def bare(m: dict) -> str:
+        return json.dumps({k: v for k, v in m.items() if k != "call"}, sort_keys=True)
+
+    both = {bare(m) for m in legal if m.get("call")} & {bare(m) for m in legal if not m.get("call")}
+    out = [m for m in legal if bare(m) not in both or bool(m.get("call")) == leaves_one]
     side = {"light": 0, "dark": 1}.get(view.get("side"), None)
 
     def colour(code: str) -> str | None:

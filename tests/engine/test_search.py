@@ -390,3 +390,16 @@ def test_a_ladder_duel_gives_every_match_one_first_place():
     text = ladder.table([row])
     assert text.splitlines()[0].split()[:4] == ["game", "level", "opponent", "matches"]
     assert text.splitlines()[2].split()[:4] == ["karuselis", "greedy", "random", "2"]
+
+
+@pytest.mark.parametrize("hand,calls", [(["R1", "R2", "G5", "B7", "Y3"], False), (["R1", "R2"], True)])
+def test_the_search_bot_calls_livol_only_with_a_play_that_leaves_one_card(hand, calls):
+    """L10: a call with the play counts only if the play leaves one card; the bot's candidates carry
+    it exactly then (so the log never says "called LIVOL!" of a seat with five cards left)."""
+    legal = [{"type": "play", "card": "R1"}, {"type": "play", "card": "R1", "call": True},
+             {"type": "play", "card": "R2"}, {"type": "play", "card": "R2", "call": True}, {"type": "draw"}]
+    candidates = search.SPECS["livol"].candidates({"hand": hand}, legal, random.Random(1))
+    plays = [m for m in candidates if m["type"] == "play"]
+    assert [m["card"] for m in plays] == ["R1", "R2"]
+    assert all(bool(m.get("call")) is calls for m in plays)
+    assert {"type": "draw"} in candidates
