@@ -91,6 +91,12 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", False):
+    # A psycopg pool per process (what an ASGI server needs: its requests' threads share the pool,
+    # where a persistent connection would be opened and closed per request). DB_POOL_MAX per process.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_MAX", "10")), "timeout": 10}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent web + worker processes on one SQLite file: wait for locks, take
     # the write lock at BEGIN so a row lock means what it says.

@@ -82,7 +82,10 @@ def _start_server(kind: str, workers: int, port: int) -> subprocess.Popen:
             "--log-level", "warning", "--timeout", "60"]
     if kind == "asgi":
         args += ["-k", "uvicorn_worker.UvicornWorker"]
-    proc = subprocess.Popen(args, cwd=ROOT, env=dict(os.environ, ALLOWED_HOSTS="127.0.0.1,localhost"))
+    # the production shape's connections: a pool per ASGI process (docker/compose.yaml), persistent
+    # connections for sync workers
+    tuning = {"DB_POOL": "1"} if kind == "asgi" else {"DB_CONN_MAX_AGE": "60"}
+    proc = subprocess.Popen(args, cwd=ROOT, env={**tuning, **os.environ, "ALLOWED_HOSTS": "127.0.0.1,localhost"})
     import urllib.request
 
     for _ in range(100):
@@ -113,6 +116,9 @@ async def _run(base: str, keys, session_key: str, matches: list[int], rate: floa
     next_slot = [time.monotonic()]
     seqs = {m: 0 for m in matches}
 
+    def count(kind: str) -> None:
+        errors[kind] = errors.get(kind, 0) + 1
+
     async def slot():
         now = time.monotonic()
         at = max(now, next_slot[0])
@@ -128,7 +134,11 @@ async def _run(base: str, keys, session_key: str, matches: list[int], rate: floa
                 return
             moved = False
             for seat in (0, 1):
-                r = await client.get(f"/api/matches/{match_id}/legal", params={"seat": seat}, headers=auth[seat])
+                try:
+                    r = await client.get(f"/api/matches/{match_id}/legal", params={"seat": seat}, headers=auth[seat])
+                except httpx.TransportError as exc:
+                    count(f"legal {type(exc).__name__}")
+                    continue
                 body = r.json()
                 if r.status_code != 200:
                     errors[f"legal {r.status_code}"] = errors.get(f"legal {r.status_code}", 0) + 1
@@ -137,8 +147,13 @@ async def _run(base: str, keys, session_key: str, matches: list[int], rate: floa
                 if not moves:
                     continue
                 started = time.perf_counter()
-                r = await client.post(f"/api/matches/{match_id}/moves", headers=auth[seat],
-                                      json={"seat": seat, "move": moves[0], "expected_seq": body["seq"]})
+                try:
+                    r = await client.post(f"/api/matches/{match_id}/moves", headers=auth[seat],
+                                          json={"seat": seat, "move": moves[0], "expected_seq": body["seq"]})
+                except httpx.TransportError as exc:
+                    count(f"move {type(exc).__name__}")
+                    moved = True
+                    break
                 elapsed = (time.perf_counter() - started) * 1000
                 if r.status_code == 200:
                     submit_ms.append(elapsed)
@@ -154,8 +169,13 @@ async def _run(base: str, keys, session_key: str, matches: list[int], rate: floa
         cookies = {"sessionid": session_key}
         while time.monotonic() < deadline:
             started = time.perf_counter()
-            r = await client.get(f"/matches/{match_id}/board/", params={"since": seqs[match_id], "seat": 0},
-                                 cookies=cookies)
+            try:
+                r = await client.get(f"/matches/{match_id}/board/", params={"since": seqs[match_id], "seat": 0},
+                                     cookies=cookies)
+            except httpx.TransportError as exc:
+                count(f"poll {type(exc).__name__}")
+                await asyncio.sleep(2.0)
+                continue
             poll_ms.append((time.perf_counter() - started) * 1000)
             if r.status_code not in (200, 204):
                 errors[f"poll {r.status_code}"] = errors.get(f"poll {r.status_code}", 0) + 1

@@ -330,6 +330,24 @@ def test_check_deploy_is_clean_under_the_production_settings():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_db_pool_gives_each_process_a_pool_of_reused_connections(db):
+    # the ASGI web server's setting (docker/compose.yaml): without it every request opens a connection
+    from django.db import connection
+
+    from tests.conftest import _database_url
+
+    need(connection.vendor == "postgresql", "the connection pool is psycopg's (PostgreSQL)")
+    done = _settings_process(
+        "import django; django.setup(); from django.db import connection as c; "
+        "pids = set()\n"
+        "for _ in range(3):\n"
+        "    c.ensure_connection(); pids.add(c.connection.info.backend_pid); c.close()\n"
+        "print(type(c.pool).__name__, len(pids))",
+        DEBUG="1", DB_POOL="1", DATABASE_URL=_database_url(connection.settings_dict))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ConnectionPool", "1"]
+
+
 def test_pages_carry_a_content_security_policy(livol_match, people):
     client = Client()
     client.force_login(people[0])
