@@ -80,8 +80,9 @@ def bots_stretch(*, match_id: int, seq: int | None = None, bound: int = 200) -> 
     """One stretch of bot moves in one transaction: under the match's row lock, play every bot move
     up to a person's turn, the end of the match, ``bound`` moves or ``CARDLEAGUE_BOT_STRETCH_SECONDS``
     of thinking (a searching bot takes a while: its moves reach the pages as they come, and the row
-    lock is not held for long), in memory from the cached state; then append all their events (hash-chained, in one insert) and move the match once. The events
-    are exactly those of one-by-one play: each bot decides at its own position, from its own view."""
+    lock is not held for long), in memory from the cached state; then append all their events
+    (hash-chained, in one insert) and move the match once. The events are exactly those of one-by-one
+    play: each bot decides at its own position, from its own view."""
     from games.services.moves import record_stretch
 
     match = Match.objects.select_for_update().filter(pk=match_id).first()

@@ -6,7 +6,8 @@ conforms to its documented schema and status, and no undocumented status appears
 left out where they cannot hold: a write of the documented shape may still be refused at this point
 of the match (a move the engine finds illegal: 422; a stale position or a closed invitation: 409),
 and a session's cookie cannot be taken away by the "ignored auth" check (the token run makes that
-check). The number of examples is bounded (``SCHEMATHESIS_EXAMPLES``, default 40 per operation and auth) so CI stays quick.
+check). The number of examples is bounded (``SCHEMATHESIS_EXAMPLES``, default 40 per operation and
+auth) so CI stays quick.
 """
 from __future__ import annotations
 
