@@ -204,7 +204,7 @@
     if (!target || (target.id !== "board" && target.id !== "replay")) return;
     if (!ev.detail.shouldSwap) return;  // 204: nothing new, the board (and a playback) stays
     var current = target.querySelector(".board.live");
-    var incoming = /class="board live" data-seq="(\d+)"/.exec(ev.detail.serverResponse || "");
+    var incoming = /class="board live[^"]*" data-seq="(\d+)"/.exec(ev.detail.serverResponse || "");
     if (current && incoming && +incoming[1] < +current.dataset.seq) {
       ev.detail.shouldSwap = false;  // an older answer that arrived late: keep the newer board
       return;

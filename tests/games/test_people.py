@@ -368,3 +368,14 @@ def test_after_the_grace_the_bot_may_catch(people, settings):
     Match.objects.filter(pk=match.pk).update(moved_at=timezone.now() - timedelta(seconds=4))
     bots_advance(match_id=match.pk, budget=1)
     assert Event.objects.filter(match=match, type="seat_caught", payload__target=0).exists()
+
+
+def test_a_match_waiting_for_its_players_shows_a_short_board_that_says_so(people):
+    # no deal yet: the page says who it waits for, and the board is a one-line banner, not an empty table
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1], invite=True)])
+    client = Client()
+    client.force_login(people[0])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'class="board live is-waiting"' in page
+    assert "Waiting for the players to take their seats" in page
+    assert f"Waiting for {people[1].username}" in page
