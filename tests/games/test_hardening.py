@@ -339,13 +339,16 @@ def test_db_pool_gives_each_process_a_pool_of_reused_connections(db):
     need(connection.vendor == "postgresql", "the connection pool is psycopg's (PostgreSQL)")
     done = _settings_process(
         "import django; django.setup(); from django.db import connection as c; "
-        "pids = set()\n"
-        "for _ in range(3):\n"
+        "c.ensure_connection(); c.close(); c.pool.wait(timeout=10); pids = set()\n"
+        "for _ in range(10):\n"
         "    c.ensure_connection(); pids.add(c.connection.info.backend_pid); c.close()\n"
-        "print(type(c.pool).__name__, len(pids))",
+        "print(type(c.pool).__name__, len(pids), c.pool.get_stats()['pool_size'])",
         DEBUG="1", DB_POOL="1", DATABASE_URL=_database_url(connection.settings_dict))
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["ConnectionPool", "1"]
+    # ten requests' worth of connections come from the pool's few (min_size 2, grown by at most a
+    # request that found none ready at start), not ten new ones
+    kind, backends, size = done.stdout.split()
+    assert kind == "ConnectionPool" and 1 <= int(backends) <= int(size) <= 3
 
 
 def test_pages_carry_a_content_security_policy(livol_match, people):
