@@ -109,7 +109,8 @@
     p.finished = p.done = true;
     clearTimeout(p.timer);
     clearTimeout(p.watchdog);
-    var hadFocus = p.stage.contains(document.activeElement);
+    var hadFocus = p.stage.contains(document.activeElement) ||
+                   (p.focused && document.activeElement === document.body);
     if (p.stage.parentNode) p.stage.parentNode.removeChild(p.stage);
     p.live.hidden = false;
     markLog(p.layout, null, null);
@@ -137,8 +138,11 @@
     live.hidden = true;
     live.parentNode.insertBefore(stage, live.nextSibling);
     var logBody = layout.querySelector(".log-body");
+    // focused: the player was on the board (or its move's button) when the playback began, so the
+    // focus comes back to the board at its end, even if a frame without a skip button dropped it
     var p = { layout: layout, live: live, stage: stage, timer: null, done: false, finished: false, i: 0,
-              scroll: logBody ? logBody.scrollTop : 0 };
+              scroll: logBody ? logBody.scrollTop : 0,
+              focused: pendingFocus !== null || layout.contains(document.activeElement) };
     playback = p;
     // whatever happens to the page meanwhile, the live board comes back
     p.watchdog = setTimeout(function () { finish(p); }, frames.length * ms + 4000);
@@ -213,6 +217,10 @@
     var active = document.activeElement;
     if (!pendingFocus && active && active !== document.body && target.contains(active)) {
       pendingFocus = { key: focusKey(active) };
+    }
+    if (!pendingFocus && playback && target.contains(playback.stage) && playback.focused &&
+        active === document.body) {
+      pendingFocus = { key: null };  // a newer board took over a playback that had the player's focus
     }
     var body = target.querySelector(".log-body");
     logScroll = playback && target.contains(playback.stage) ? playback.scroll : (body ? body.scrollTop : 0);
