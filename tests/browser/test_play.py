@@ -185,6 +185,13 @@ def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(li
     assert page.evaluate(ROUND_TABLE_IN_LOG), "the log shows no round table"
     # then the log has a line in words for every bot move, and the round's table
     match = Match.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
+    # a long round shows its newest lines; the earlier ones come with "Show n earlier lines"
+    for _ in range(5):
+        more = page.locator(".move-log li.more button")
+        if not more.count():
+            break
+        more.first.click()
+        page.wait_for_function("() => !document.querySelector('.move-log li.more button')", timeout=10000)
     lines = page.eval_on_selector_all(".move-log li[data-move]", "els => els.map(e => [+e.dataset.move, e.textContent.trim()])")
     moves_with_lines = {m for m, _ in lines}
     board_seq = live_seq(page)
