@@ -125,17 +125,41 @@ def options_problem(game: str, seats: int, options: dict) -> str | None:
     return None
 
 
-#: The clocks a person may choose for a match of their own (a league sets its own in the admin).
+#: The clocks clubs use, as a person or an organiser chooses them: live clocks of 15, 30 or 60 seconds
+#: a move, with or without a bank for the whole match, and correspondence of 1, 2 or 3 days a move.
 CLOCKS = {
     "": None,
-    "live-60": {"move_seconds": 60},
+    "live-15": {"move_seconds": 15},
+    "live-15-bank": {"move_seconds": 15, "bank_seconds": 120},
+    "live-30": {"move_seconds": 30},
     "live-30-bank": {"move_seconds": 30, "bank_seconds": 300},
+    "live-60": {"move_seconds": 60},
+    "live-60-bank": {"move_seconds": 60, "bank_seconds": 600},
     "days-1": {"move_days": 1},
+    "days-2": {"move_days": 2},
     "days-3": {"move_days": 3},
 }
-CLOCK_CHOICES = [("", _("No clock")), ("live-60", _("Live: 60 seconds a move")),
-                 ("live-30-bank", _("Live: 30 seconds a move and a 5-minute bank")),
-                 ("days-1", _("Correspondence: 1 day a move")), ("days-3", _("Correspondence: 3 days a move"))]
+CLOCK_CHOICES = [
+    ("", _("No clock")),
+    (_("Live"), [
+        ("live-15", _("15 seconds a move")),
+        ("live-15-bank", _("15 seconds a move and a 2-minute bank")),
+        ("live-30", _("30 seconds a move")),
+        ("live-30-bank", _("30 seconds a move and a 5-minute bank")),
+        ("live-60", _("60 seconds a move")),
+        ("live-60-bank", _("60 seconds a move and a 10-minute bank")),
+    ]),
+    (_("Correspondence"), [
+        ("days-1", _("1 day a move")),
+        ("days-2", _("2 days a move")),
+        ("days-3", _("3 days a move")),
+    ]),
+]
+
+
+def clock_preset(clock: dict | None) -> str | None:
+    """The preset key of a clock, or None when it is not one of them (a clock set by hand)."""
+    return next((key for key, value in CLOCKS.items() if value == (clock or None)), None)
 
 
 class NewMatchForm(forms.Form):

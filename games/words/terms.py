@@ -1,0 +1,106 @@
+"""A match's terms in words: its options and its clock, as an invitation, a tournament page, the
+admin and a table panel say them ("to 100 points · the round's winner scores the others' cards";
+"30 seconds a move, a 5-minute bank"; "2 days a move").
+
+The options are read as the engine plays them: ``start`` fills in every default (Karuselis's target
+from its deck), so "{}" reads as what the match will really be, not as nothing.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from django.utils.translation import gettext, ngettext
+
+from engine import registry
+
+
+@lru_cache(maxsize=256)
+def _played(game: str, options_json: str) -> dict | None:
+    try:
+        first = registry.get(game).start(registry.get(game).MIN_SEATS, "terms", options=json.loads(options_json))[0]
+    except (KeyError, ValueError, TypeError):
+        return None
+    return dict(first.get("options") or {})
+
+
+def played_options(game: str, options: dict | None) -> dict | None:
+    """The options a match of ``game`` plays with ``options`` (defaults filled in by the engine), or
+    None when the engine refuses them."""
+    if options is not None and not isinstance(options, dict):
+        return None
+    return _played(game, json.dumps(options or {}, sort_keys=True))
+
+
+def _target(n: int) -> str:
+    return ngettext("to %(n)d point", "to %(n)d points", n) % {"n": n}
+
+
+def _livol(o: dict) -> list[str]:
+    out = [_target(o["target"])]
+    out.append(gettext("everyone scores their own hand (fewest points win)") if o.get("variant") == "own_hand"
+               else gettext("the round's winner scores the others' cards (most points win)"))
+    extra = o.get("challenge_extra_penalty") or 0
+    if extra:
+        out.append(ngettext("a lost challenge of a Wild Draw Four draws %(n)d more card",
+                            "a lost challenge of a Wild Draw Four draws %(n)d more cards", extra) % {"n": extra})
+    return out
+
+
+def _uno_flip(o: dict) -> list[str]:
+    return [_target(o["target"])]
+
+
+def _karuselis(o: dict) -> list[str]:
+    deck = {"full": gettext("the full deck of 56 cards"),
+            "no_x20": gettext("without the Joker 20"),
+            "no_broom": gettext("without the Broom"),
+            "small": gettext("the small deck (no Joker 20, no Broom)")}
+    return [_target(o["target"]), deck.get(o.get("deck"), str(o.get("deck")))]
+
+
+def _iota(o: dict) -> list[str]:
+    return [{"standard": gettext("all 64 cards and both wilds"), "short": gettext("short: 32 cards and both wilds"),
+             "kids": gettext("kids: no scores, the first out of cards wins")}.get(o.get("variant"),
+                                                                                 str(o.get("variant")))]
+
+
+def _cardavia(o: dict) -> list[str]:
+    return [ngettext("%(n)d life", "%(n)d lives", o["lives"]) % {"n": o["lives"]}]
+
+
+OPTION_WORDS = {"livol": _livol, "uno_flip": _uno_flip, "karuselis": _karuselis, "iota": _iota,
+                "cardavia": _cardavia}
+
+
+def options_words(game: str, options: dict | None) -> list[str]:
+    """The options a match plays, in words, the most telling first (the target); refused options
+    are shown as they are (``key = value``), never hidden."""
+    played = played_options(game, options)
+    if played is None or game not in OPTION_WORDS:
+        return [f"{k} = {v}" for k, v in (options or {}).items()] if isinstance(options, dict) else [str(options)]
+    return OPTION_WORDS[game](played)
+
+
+def options_text(game: str, options: dict | None) -> str:
+    return " · ".join(options_words(game, options))
+
+
+def clock_words(clock: dict | None) -> str:
+    """A match's clock in words ("60 seconds a move, a 5-minute bank"; "2 days a move")."""
+    if not clock:
+        return gettext("no clock")
+    if "move_days" in clock:
+        return ngettext("%(n)d day a move", "%(n)d days a move", clock["move_days"]) % {"n": clock["move_days"]}
+    text = ngettext("%(n)d second a move", "%(n)d seconds a move", clock["move_seconds"]) % {"n": clock["move_seconds"]}
+    if clock.get("bank_seconds"):
+        text += ", " + ngettext("a %(n)d-minute bank", "a %(n)d-minute bank", clock["bank_seconds"] // 60 or 1) % {
+            "n": clock["bank_seconds"] // 60 or 1}
+    return text
+
+
+def clock_kind(clock: dict | None) -> str:
+    """"none", "live" or "correspondence": what kind of match a person is asked to sit down to."""
+    if not clock:
+        return "none"
+    return "correspondence" if "move_days" in clock else "live"
