@@ -18,12 +18,13 @@ GENESIS_HASH = "0" * 64
 MATCH_OPENED = "match_opened"                # the commitment to the server's secret, before anything
 ENTROPY_CONTRIBUTED = "entropy_contributed"  # a seat's random value for the shuffle
 SEAT_TIMED_OUT = "seat_timed_out"            # a seat's deadline passed; the move the rule makes follows
+SEAT_FORFEITED = "seat_forfeited"            # the organiser forfeited a seat; its resignation follows
 BOT_TOOK_SEAT = "bot_took_seat"              # a bot plays a resigned or abandoned person's seat from now on
 MATCH_ABORTED = "match_aborted"              # the organiser stopped the match (or an invitation was declined)
 MATCH_AWARDED = "match_awarded"              # the organiser decided the result
 SEED_REVEALED = "seed_revealed"              # the secret, when the match has ended
-STORE_EVENTS = frozenset({MATCH_OPENED, ENTROPY_CONTRIBUTED, SEAT_TIMED_OUT, BOT_TOOK_SEAT, MATCH_ABORTED,
-                          MATCH_AWARDED, SEED_REVEALED})
+STORE_EVENTS = frozenset({MATCH_OPENED, ENTROPY_CONTRIBUTED, SEAT_TIMED_OUT, SEAT_FORFEITED, BOT_TOOK_SEAT,
+                          MATCH_ABORTED, MATCH_AWARDED, SEED_REVEALED})
 
 
 def canonical(value) -> str:

@@ -14,7 +14,8 @@ with its hash chain, and — once the match has ended — the revealed secret. T
 4. a replay: ``start`` from that seed and, for every recorded move, ``play`` — each must give
    exactly the recorded events; a timeout must have happened after its deadline and be followed by
    the move its rule makes (``resign``, or the stand-in bot's move, derived again from the recorded
-   position); the result must be the replay's (or the organiser's award).
+   position); a seat the organiser forfeited (``seat_forfeited``) makes no move but its resignation;
+   the result must be the replay's (or the organiser's award).
 
 It exits 0 and prints "verified", or exits 1 and names the first bad event and why. The server's
 audit (``manage.py verify_match``, the audit page) runs the same function.
@@ -33,7 +34,8 @@ from engine import IllegalMove, registry
 from engine.bots import bot_move
 from engine.core import is_contribution, match_seed, server_contribution
 from engine.record import (BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, GENESIS_HASH, MATCH_ABORTED, MATCH_AWARDED,
-                           MATCH_OPENED, SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS, commitment, event_hash)
+                           MATCH_OPENED, SEAT_FORFEITED, SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS, commitment,
+                           event_hash)
 
 RECORD_FORMAT = "cardleague-match-record"
 RECORD_VERSION = 1
@@ -290,19 +292,32 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report) -
         # recorded before rules versions: the same rules, without the version in the opening event
         expected = [{k: v for k, v in expected[0].items() if k != "rules_version"}, *expected[1:]]
     timeouts = {}  # seq of the batch's first event -> the seat_timed_out before it
-    pending = None
+    forfeits = {}  # seq of the batch's first event -> the seat_forfeited before it (the seat's next move)
+    forfeited = {}  # seat -> its seat_forfeited, until the seat's next move
+    # seat -> its seat_timed_out, until the seat's next move (several seats that did not take their
+    # places are timed out together, then resign one by one when the match starts)
+    pending: dict = {}
     for e in events:
         if e["type"] == SEAT_TIMED_OUT:
-            pending = e
-        elif e["type"] not in STORE_EVENTS and e.get("move") is not None and pending is not None:
-            timeouts[e["seq"]] = pending
-            pending = None
+            pending[e["payload"].get("seat")] = e
+        elif e["type"] == SEAT_FORFEITED:
+            forfeited[e["payload"].get("seat")] = e
+        elif e["type"] not in STORE_EVENTS and e.get("move") is not None and e.get("seat") in forfeited:
+            forfeits[e["seq"]] = forfeited.pop(e.get("seat"))
+        elif e["type"] not in STORE_EVENTS and e.get("move") is not None and pending:
+            # the move after a timeout is the timed-out seat's (the oldest timeout first)
+            seat = e.get("seat") if e.get("seat") in pending else min(pending, key=lambda s: pending[s]["seq"])
+            timeouts[e["seq"]] = pending.pop(seat)
     state = None
     for i, batch in enumerate(batches):
         first = batch[0]
         if i > 0:
             timeout = timeouts.get(first["seq"])
             if timeout is not None and not _timeout_holds(record, game, state, timeout, first, report):
+                return
+            if first["seq"] in forfeits and first.get("move") != {"type": "resign"}:
+                report.fail(first["seq"], f"event {first['seq']}: seat {first.get('seat')} was forfeited "
+                                          f"(event {forfeits[first['seq']]['seq']}): its move is to resign")
                 return
             try:
                 expected = game.play(state, first.get("seat"), first["move"])
@@ -318,10 +333,13 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report) -
             return
         for payload in expected:
             state = game.apply(state, payload)
-    if pending is not None and record.get("status") == "running":
-        pass  # a timeout whose move is being recorded cannot be seen mid-way: the store records both at once
-    elif pending is not None:
-        report.fail(pending["seq"], f"event {pending['seq']}: a timeout without the move its rule makes")
+    ended = state is not None and game.outcome(state) is not None
+    for timeout in sorted(pending.values(), key=lambda e: e["seq"]):
+        if record.get("status") == "running":
+            continue  # a timeout whose move is being recorded cannot be seen mid-way: the store records both at once
+        if ended and timeout["payload"].get("phase") == "join" and timeout["payload"].get("then") == "resign":
+            continue  # it never took its seat, and the others' resignations ended the match before its own
+        report.fail(timeout["seq"], f"event {timeout['seq']}: a timeout without the move its rule makes")
         return
     _check_result(record, events, game, state, report)
 

@@ -11,10 +11,19 @@ Actions and pages that change anything need the change permission (an
 account with view permissions only is not even offered them); the exports
 need the view permission. A tournament plays its league's game: the game is
 taken from the league, and match options are checked against it before saving.
+
+A tournament's terms start from its league's: on the add form the match options
+are the league's (a small script fills them in when a league is chosen; left
+empty, the league's are taken), the clock is "the league's clock" and the rule
+"as the league says". Clocks are chosen from the presets clubs use
+(``games.forms.CLOCKS``), no clock, or another clock typed as JSON. The progress
+panel says who the current round waits for; an organiser reminds them, forfeits
+their seat or awards the match from there.
 """
 from __future__ import annotations
 
 import csv
+import json
 
 from django import forms
 from django.conf import settings
@@ -25,10 +34,14 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.text import slugify
+from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext_lazy as _
 
-from games.models import BOT_CHOICES
+from games.errors import DomainError
+from games.forms import CLOCK_CHOICES, CLOCKS, clock_preset
+from games.models import BOT_CHOICES, Match
+from games.services import seat_forfeit
+from games.words.terms import clock_words, options_text
 from league import selectors, services
 from league.models import (TIE_BREAKS, Club, ClubInvite, Entrant, League, PlayerProfile, Rating, Round, Season, Table,
                            Tournament, default_tie_breaks)
@@ -116,6 +129,74 @@ class PlayerProfileAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{}</a>', reverse("league_player", args=[obj.pk]), _("player page"))
 
 
+class OptionalJSON(forms.JSONField):
+    """A JSON field that shows nothing (not "null") when it holds nothing."""
+
+    def prepare_value(self, value):
+        return "" if value is None else super().prepare_value(value)
+
+
+#: The clock choices beyond the presets: another clock typed as JSON, and (a tournament being added)
+#: its league's clock.
+CUSTOM_CLOCK, LEAGUE_CLOCK = "custom", services.LEAGUE_CLOCK
+
+
+def clock_choices(*, league_first: bool) -> list:
+    """The clocks an organiser chooses from: the presets clubs use (``games.forms.CLOCK_CHOICES``: no
+    clock, live, correspondence), another clock typed as JSON, and — a new tournament — its league's."""
+    choices = list(CLOCK_CHOICES) + [(CUSTOM_CLOCK, _("Another clock (typed below as JSON)"))]
+    return [(LEAGUE_CLOCK, _("The league's clock"))] + choices if league_first else choices
+
+
+class ClockChoice(forms.ChoiceField):
+    """The clock as a choice; the form's ``clock`` (JSON) is used only for "another clock"."""
+
+    def __init__(self, *, league_first: bool = False, **kwargs):
+        super().__init__(label=capfirst(_("clock")), choices=clock_choices(league_first=league_first), required=False,
+                         help_text=_("When time runs out, the rule below decides the move."), **kwargs)
+        self.widget.attrs.update({"data-clock-choice": "",
+                                  "data-clocks": json.dumps({k: v for k, v in CLOCKS.items() if v})})
+
+
+class ClockForm(forms.ModelForm):
+    """A form with a clock: ``clock_choice`` (a preset, no clock, another clock, the league's) decides
+    the model's ``clock``; the JSON field is read only for another clock, and checked
+    (``games.services.clocks.check_clock``, by the model's ``clean``)."""
+
+    clock_choice = ClockChoice()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "clock" in self.fields:
+            self.fields["clock"].required = False
+            self.fields["clock"].label = capfirst(_("another clock (JSON)"))
+            self.fields["clock"].help_text = _(
+                'Only for "another clock". Live: {"move_seconds": 60}, optionally "bank_seconds" (a time bank per '
+                'match) and "join_seconds" (to take the seat); correspondence: {"move_days": 2}, optionally '
+                '"join_days".')
+            self.fields["clock"].widget = forms.TextInput(attrs={"size": 60, "data-clock-json": ""})
+        if "clock_choice" in self.fields and not self.is_bound and self.instance.pk is not None:
+            self.initial["clock_choice"] = clock_preset(self.instance.clock) if clock_preset(
+                self.instance.clock) is not None else CUSTOM_CLOCK
+
+    def clock_from_choice(self, choice: str, league: League | None):
+        """The clock a choice stands for (the JSON typed for another clock)."""
+        if choice == LEAGUE_CLOCK:
+            return league.clock if league is not None else None
+        if choice == CUSTOM_CLOCK:
+            return self.cleaned_data.get("clock") or None
+        return CLOCKS.get(choice or "")
+
+    def clean(self):
+        data = super().clean()
+        if "clock_choice" in self.fields:
+            league = data.get("league") if isinstance(data.get("league"), League) else None
+            data["clock"] = self.clock_from_choice(data.get("clock_choice") or "", league)
+            if data.get("clock_choice") == CUSTOM_CLOCK and not data["clock"] and "clock" not in self.errors:
+                self.add_error("clock", _("Type the clock as JSON, or choose one above."))
+        return data
+
+
 class CommaList(forms.CharField):
     """A list typed as comma-separated words."""
 
@@ -129,16 +210,28 @@ class CommaList(forms.CharField):
         return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
-class LeagueForm(forms.ModelForm):
-    tie_breaks = CommaList(label=_("tie-break order"), initial=default_tie_breaks,
-                           help_text=_("Comma-separated, first decides first: %(keys)s.") % {
-                               "keys": ", ".join(TIE_BREAKS)})
-    place_points = CommaList(label=_("points by place"), required=False,
+class LeagueForm(ClockForm):
+    tie_breaks = CommaList(label=capfirst(_("tie-break order")), initial=default_tie_breaks)
+    place_points = CommaList(label=capfirst(_("points by place")), required=False,
                              help_text=_("Tables of three or more seats, e.g. 3, 2, 1, 0. Empty: n-1 … 0."))
 
     class Meta:
         model = League
         fields = "__all__"
+        field_classes = {"clock": OptionalJSON}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "tie_breaks" in self.fields:
+            # formatted here, in the reader's language (formatted at import it stayed English)
+            self.fields["tie_breaks"].help_text = _("Comma-separated, first decides first: %(keys)s.") % {
+                "keys": ", ".join(TIE_BREAKS)}
+        if "timeout_rule" in self.fields:
+            # a form sent without it (an older page) keeps the league's rule
+            self.fields["timeout_rule"].required = False
+
+    def clean_timeout_rule(self):
+        return self.cleaned_data.get("timeout_rule") or self.instance.timeout_rule or Match.TimeoutRule.BOT
 
     def clean_place_points(self):
         values = self.cleaned_data["place_points"]
@@ -160,7 +253,17 @@ class LeagueAdmin(OrganiserScoped, admin.ModelAdmin):
         (None, {"fields": ("club", "name", "game", "options", "rated")}),
         (_("Points"), {"fields": ("win_points", "draw_points", "loss_points", "place_points", "bye_points")}),
         (_("Tie-breaks and withdrawals"), {"fields": ("tie_breaks", "forfeit_rule")}),
+        (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
+                      "description": _("What the league's tournaments start from; each tournament may change it.")}),
     ]
+
+    class Media:
+        js = ["league/admin_terms.js"]
+
+    @admin.display(description=_("clock"))
+    def clock_choice(self, obj):
+        # shown instead of the choice to those who may only look
+        return clock_words(obj.clock)
 
     def get_readonly_fields(self, request, obj=None):
         # its tournaments play the league's game: it stays once there is one
@@ -206,24 +309,82 @@ class EntrantInline(admin.TabularInline):
         return self._open(obj) and super().has_delete_permission(request, obj)
 
 
-class TournamentForm(forms.ModelForm):
+class LeagueSelect(forms.Select):
+    """The league of a tournament, each option carrying the league's terms (its match options as JSON
+    and in words, its clock and timeout rule in words) for the add form's script to show."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        league = getattr(value, "instance", None)
+        if isinstance(league, League):
+            option["attrs"].update({
+                "data-options": json.dumps(league.options or {}, ensure_ascii=False),
+                "data-options-words": options_text(league.game, league.options),
+                "data-clock-words": clock_words(league.clock),
+                "data-rule-words": str(league.get_timeout_rule_display()),
+            })
+        return option
+
+
+class TournamentForm(ClockForm):
     """A tournament plays its league's game: the game is not a field, it is taken from the league,
-    and the match options are checked against that game before anything is saved."""
+    and the match options are checked against that game before anything is saved.
+
+    Its terms start from the league's: a new tournament's options are the league's (shown as soon as a
+    league is chosen; empty means the league's too), its clock "the league's clock" and its rule "as the
+    league says". The clock and the rule may change while it runs: they apply to the matches created
+    from then on."""
+
+    timeout_rule = forms.ChoiceField(label=capfirst(_("when a deadline passes")), required=False)
 
     class Meta:
         model = Tournament
         fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
-                  "auto_advance", "seeding", "starts_on", "days_between_rounds")
+                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule")
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
+        field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
+        widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        adding = self.instance.pk is None
+        league = self._league()
         if "league" in self.fields:
             self.fields["league"].help_text = _("The tournament plays the league's game.")
         if "options" in self.fields:
             self.fields["options"].required = False
-            self.fields["options"].help_text = _("Empty: the league's match options. Checked against the "
-                                                 "league's game.")
+            if adding and not self.is_bound:
+                # the league's options as they will be played ("{}" would override them: issue 21)
+                self.initial["options"] = dict(league.options) if league is not None else None
+            if adding:
+                self.fields["options"].widget.attrs["data-fill-from-league"] = ""
+            # what they play, in words (the add form's script keeps them in step with the chosen league)
+            options = self.initial.get("options")
+            words = options_text(league.game, options) if league is not None and options is not None \
+                and not self.is_bound else ""
+            self.fields["options"].help_text = format_html(
+                '<span class="lg-terms-words" data-options-words-for="options">{}</span>{}', words,
+                _("Empty: the league's match options. Checked against the league's game."))
+        if "clock_choice" in self.fields and adding:
+            self.fields["clock_choice"] = ClockChoice(league_first=True)
+            self.fields["clock_choice"].widget.attrs["data-league-label"] = str(_("The league's clock: %(clock)s"))
+            if league is not None:
+                self.fields["clock_choice"].choices = [
+                    (LEAGUE_CLOCK, _("The league's clock: %(clock)s") % {"clock": clock_words(league.clock)})
+                ] + self.fields["clock_choice"].choices[1:]
+            self.initial.setdefault("clock_choice", LEAGUE_CLOCK)
+        if "timeout_rule" in self.fields:
+            rules = list(Tournament._meta.get_field("timeout_rule").choices)
+            if adding:
+                label = (_("As the league says: %(rule)s") % {"rule": league.get_timeout_rule_display()}
+                         if league is not None else _("As the league says"))
+                self.fields["timeout_rule"].choices = [("", label)] + rules
+                self.fields["timeout_rule"].widget.attrs["data-league-label"] = str(
+                    _("As the league says: %(rule)s"))
+                self.initial.setdefault("timeout_rule", "")
+            else:
+                self.fields["timeout_rule"].choices = rules
+                self.initial["timeout_rule"] = self.instance.timeout_rule
         if "season" in self.fields:
             league_id = self._league_id()
             if league_id is not None:
@@ -242,6 +403,10 @@ class TournamentForm(forms.ModelForm):
                     return None
         return self.instance.league_id
 
+    def _league(self) -> League | None:
+        league_id = self._league_id()
+        return League.objects.filter(pk=league_id).first() if league_id is not None else None
+
     def clean(self):
         data = super().clean()
         league = data.get("league") if "league" in self.fields else None
@@ -250,6 +415,12 @@ class TournamentForm(forms.ModelForm):
             self.instance.game = league.game
             if "options" in self.fields and data.get("options") is None:
                 data["options"] = dict(league.options)
+        if "timeout_rule" in self.fields and not data.get("timeout_rule"):
+            # "as the league says" (a new tournament), or what it was (a form sent without it)
+            if self.instance.pk is not None:
+                data["timeout_rule"] = self.instance.timeout_rule
+            else:
+                data["timeout_rule"] = league.timeout_rule if league is not None else Match.TimeoutRule.BOT
         return data
 
 
@@ -276,16 +447,23 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     search_fields = ("name",)
     inlines = [EntrantInline]
     actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results"]
+    clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
+                                   "description": _("A change applies to the matches created from then on.")})
     fieldsets = [
-        (None, {"fields": ("league", "season", "name", "format", "game", "options", "seats_per_table", "rounds")}),
+        (None, {"fields": ("league", "season", "name", "format", "game", "options", "terms", "seats_per_table",
+                           "rounds")}),
+        clock_fieldset,
         (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
     ]
     add_fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
-        fieldsets[1],
+        (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule")}),
+        fieldsets[2],
     ]
+
     class Media:
         css = {"all": ["league/league.css"]}
+        js = ["league/admin_terms.js"]
 
     running_fieldsets = [
         (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel")}),
@@ -299,11 +477,12 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         return self.fieldsets + self.running_fieldsets
 
     def get_readonly_fields(self, request, obj=None):
-        panels = ("status", "progress_panel", "entries_panel", "standings_panel", "rounds_panel")
+        panels = ("status", "terms", "progress_panel", "entries_panel", "standings_panel", "rounds_panel")
         if obj is None:
             return ()
         if obj.status == Tournament.Status.DRAFT:
             return ("game",) + panels
+        # the clock and its rule stay editable while it runs: they apply to the matches created from then on
         return ("league", "season", "format", "game", "options", "seats_per_table", "rounds", "seeding") + panels
 
     def has_delete_permission(self, request, obj=None):
@@ -325,10 +504,31 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     def pages(self, obj):
         return format_html('<a href="{}">{}</a>', reverse("league_tournament", args=[obj.pk]), _("tournament page"))
 
+    @admin.display(description=_("clock"))
+    def clock_choice(self, obj):
+        # shown instead of the choice to those who may only look
+        return clock_words(obj.clock)
+
+    @admin.display(description=_("what its matches play"))
+    def terms(self, obj):
+        terms = selectors.tournament_terms(obj)
+        return format_html("{} · {}{}", terms["options"], terms["clock"],
+                           format_html(" · {}", terms["rule"]) if terms["rule"] else "")
+
     @admin.display(description=_("progress"))
     def progress_panel(self, obj):
         p = selectors.tournament_progress(obj)
-        return render_to_string("league/_progress.html", {"progress": p, "tournament": obj})
+        may_act = getattr(obj, "_reader_may_change", False)
+        return render_to_string("league/_progress.html", {
+            "progress": p, "tournament": obj, "waiting": selectors.round_waiting(obj), "admin": True,
+            "may_act": may_act})
+
+    def get_object(self, request, object_id, from_field=None):
+        # the panels are drawn for this request's reader: actions only for those who may change
+        obj = super().get_object(request, object_id, from_field)
+        if obj is not None:
+            obj._reader_may_change = self.has_change_permission(request, obj)
+        return obj
 
     @admin.display(description=_("entries"))
     def entries_panel(self, obj):
@@ -357,7 +557,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             seats_per_table=data["seats_per_table"], rounds=data.get("rounds"),
             season_id=data["season"].pk if data.get("season") else None, options=data.get("options"),
             auto_advance=data["auto_advance"], seeding=data["seeding"], starts_on=data.get("starts_on"),
-            days_between_rounds=data["days_between_rounds"], created_by=request.user)
+            days_between_rounds=data["days_between_rounds"], created_by=request.user,
+            clock=data.get("clock"), timeout_rule=data.get("timeout_rule") or None)
         obj.pk = created.pk
         obj.__dict__.update({k: v for k, v in created.__dict__.items() if not k.startswith("_")})
         obj._state.adding, obj._state.db = False, created._state.db
@@ -426,8 +627,65 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
 
     # -- add bots ------------------------------------------------------------------
     def get_urls(self):
+        waiting = "<int:tournament_id>/waiting/<int:match_id>/<int:seat>/"
         return [path("<int:tournament_id>/add-bots/", self.admin_site.admin_view(self.add_bots_view),
-                     name="league_tournament_add_bots")] + super().get_urls()
+                     name="league_tournament_add_bots"),
+                path(waiting + "remind/", self.admin_site.admin_view(self.remind_view),
+                     name="league_tournament_remind"),
+                path(waiting + "forfeit/", self.admin_site.admin_view(self.forfeit_view),
+                     name="league_tournament_forfeit")] + super().get_urls()
+
+    # -- acting on who a round waits for --------------------------------------------------------------
+    def _waiting_seat(self, request, tournament_id: int, match_id: int, seat: int):
+        """The tournament (the organiser's, with the change permission), the table of the match, and the
+        seat as the round waits for it (None when it no longer does)."""
+        tournament = get_object_or_404(self.get_queryset(request), pk=tournament_id)
+        if not self.has_change_permission(request, tournament):
+            raise PermissionDenied
+        table = get_object_or_404(Table.objects.select_related("round", "match"), round__tournament=tournament,
+                                  match_id=match_id)
+        waiting = next((w for w in selectors.round_waiting(tournament)
+                        if w["match_id"] == match_id and w["seat"] == seat), None)
+        return tournament, table, waiting
+
+    def _waiting_action(self, request, tournament_id: int, match_id: int, seat: int, *, action: str, act):
+        tournament, table, waiting = self._waiting_seat(request, tournament_id, match_id, seat)
+        back = reverse("admin:league_tournament_change", args=[tournament.pk])
+        if request.method == "POST":
+            try:
+                note = act()
+            except DomainError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(request, note, messages.SUCCESS)
+            return HttpResponseRedirect(back)
+        name = waiting["name"] if waiting else table.match.seats.filter(index=seat).first()
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "tournament": tournament,
+                   "table": table, "waiting": waiting, "name": str(name or ""), "action": action, "back": back,
+                   "remind_every": int(services.REMIND_EVERY.total_seconds() // 60),
+                   "title": (_("Remind %(name)s") if action == "remind" else _("Forfeit %(name)s's seat")) % {
+                       "name": name or "?"}}
+        return render(request, "admin/league/tournament/waiting_action.html", context)
+
+    def remind_view(self, request, tournament_id: int, match_id: int, seat: int):
+        """Remind the person a round waits for (a notice on their pages; an e-mail if they take them)."""
+        def remind():
+            reminder = services.seat_remind(match_id=match_id, seat=seat, by=request.user)
+            name = reminder.user.get_username()
+            if reminder.emailed:
+                return _("Reminder sent to %(name)s, by e-mail and on their open pages.") % {"name": name}
+            return _("Reminder sent to %(name)s on their open pages (no e-mail: they have no address or turned "
+                     "e-mails off).") % {"name": name}
+        return self._waiting_action(request, tournament_id, match_id, seat, action="remind", act=remind)
+
+    def forfeit_view(self, request, tournament_id: int, match_id: int, seat: int):
+        """Forfeit the seat of the person a round waits for: recorded in the match, the seat resigns."""
+        def forfeit():
+            match = seat_forfeit(match_id=match_id, seat=seat, by=request.user)
+            name = match.seats.get(index=seat).display_name
+            return _("Forfeited: %(name)s's seat resigned; the match goes on without it or has ended.") % {
+                "name": name}
+        return self._waiting_action(request, tournament_id, match_id, seat, action="forfeit", act=forfeit)
 
     def add_bots_view(self, request, tournament_id: int):
         tournament = get_object_or_404(self.get_queryset(request), pk=tournament_id)

@@ -35,9 +35,11 @@ def _demo_club() -> list[str]:
                                 description="Tuesday evenings: LIVOL, Karuselis and whatever else is on the table.",
                                 organisers=[p for n, p in people.items() if n == "organiser"],
                                 members=list(people.values()))
+    # a club league as a new organiser sets one up: 100-point matches, a day a move (so that nobody who
+    # stays away holds up a round for more than that)
     league = services.league_create(club_id=club.pk, name="LIVOL Tuesday", game="livol", options={"target": 100},
                                     tie_breaks=["match_points", "head_to_head", "buchholz", "sonneborn_berger",
-                                                "game_points", "wins"])
+                                                "game_points", "wins"], clock={"move_days": 1})
     season = services.season_create(league_id=league.pk, name="Autumn", starts_on=date.today())
     swiss = services.tournament_create(league_id=league.pk, season_id=season.pk, name="Autumn bot Swiss",
                                        format=Tournament.Format.SWISS, rounds=2, seeding=Tournament.Seeding.ENTRY)

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
@@ -261,6 +262,11 @@ class Tournament(models.Model):
     format = models.CharField(_("format"), max_length=24, choices=Format.choices, default=Format.SWISS)
     game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
     options = models.JSONField(_("match options"), default=dict, blank=True)
+    clock = models.JSONField(_("clock"), null=True, blank=True,
+                             help_text=_("Empty: no clock. Starts as the league's; a change applies to the "
+                                         "matches created from then on."))
+    timeout_rule = models.CharField(_("when a deadline passes"), max_length=16, choices=Match.TimeoutRule.choices,
+                                    default=Match.TimeoutRule.BOT)
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=2)
     rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True,
                                               help_text=_("Swiss: how many; others: set from the entrants."))
@@ -311,6 +317,10 @@ class Tournament(models.Model):
                     errors["options"] = problem
         if self.rounds is not None and self.rounds < 1:
             errors["rounds"] = _("At least one round.")
+        try:
+            check_clock(self.clock)
+        except ValueError as exc:
+            errors["clock"] = str(exc)
         if errors:
             raise ValidationError(errors)
 
@@ -351,6 +361,29 @@ class Withdrawal(models.Model):
 
     def __str__(self) -> str:
         return str(self.entrant)
+
+
+class Reminder(models.Model):
+    """An organiser reminded a person a round waits for (an e-mail, and a notice on their open pages);
+    remembered so that a seat is reminded at most once every few minutes."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("player"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+", verbose_name=_("sent by"))
+    emailed = models.BooleanField(_("e-mailed"), default=False)
+    sent_at = models.DateTimeField(_("sent"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("reminder")
+        verbose_name_plural = _("reminders")
+        ordering = ["-sent_at"]
+        indexes = [models.Index(fields=["match", "seat", "sent_at"], name="reminder_seat_sent")]
+
+    def __str__(self) -> str:
+        return f"{self.match} · {self.seat}"
 
 
 class Round(models.Model):

@@ -33,10 +33,12 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from games.models import GAME_LABELS, Match
+from games import store
+from games.models import GAME_LABELS, Match, Seat
+from games.words.terms import clock_words, options_text
 from league import pairing
 from league.models import (TIE_BREAK_SHORT, TIE_BREAKS, Club, Entrant, Folded, League, PlayerProfile, Rating,
-                           RatingHistory, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
+                           RatingHistory, Reminder, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
 
 HALF = Decimal("0.5")
 
@@ -345,24 +347,45 @@ def _seat_rows(table: Table) -> list[dict]:
 
 def round_dates(rnd: Round) -> dict:
     """When a round was played: started and closed (as they happened), and the date it was scheduled
-    for (``scheduled_on``; ``show_scheduled`` unless it started on that very day, as then it says nothing more).
+    for (``scheduled_on``). ``show_scheduled``: a round not started yet says when it is scheduled; a
+    started round says so only when it started later than planned (a round started early, such as one
+    started automatically when the one before ended, says nothing about a schedule still ahead).
 
     ``same_day``: it closed on the day it started (local time), so the close needs only a time."""
     started, closed, scheduled = rnd.started_at, rnd.closed_at, rnd.scheduled_on
     same_day = bool(started and closed
                     and timezone.localtime(started).date() == timezone.localtime(closed).date())
-    show_scheduled = bool(scheduled and not (started and scheduled == timezone.localtime(started).date()))
+    show_scheduled = bool(scheduled and (not started or scheduled < timezone.localtime(started).date()))
     return {"scheduled_on": scheduled, "show_scheduled": show_scheduled, "started_at": started, "closed_at": closed,
             "same_day": same_day}
 
 
-def tournament_rounds(tournament: Tournament) -> list[dict]:
-    """Round by round: when it was played, each table's players, their places and points, and links to
-    the match."""
+def match_link(match: Match | None, user=None) -> dict | None:
+    """A tournament table's link for the person reading the page: an ended match is replayed
+    ("replay"); a match still to play is "play" for a person who plays a seat in it ("take your seat"
+    while the tournament's seat waits for them) and "watch" for everyone else. None: no match yet."""
+    if match is None:
+        return None
+    if match.has_ended:
+        return {"kind": "replay", "label": _("replay"), "url": reverse("match_replay", args=[match.pk])}
+    mine = None
+    if user is not None and getattr(user, "is_authenticated", False):
+        mine = next((s for s in match.seats.all() if s.user_id == user.pk), None)
+    url = reverse("match_play", args=[match.pk])
+    if mine is None or mine.stand_in or mine.status in (Seat.Status.DECLINED, Seat.Status.INVITED):
+        return {"kind": "watch", "label": _("watch"), "url": url}
+    if mine.status == Seat.Status.SEATED:
+        return {"kind": "take_seat", "label": _("take your seat"), "url": url}
+    return {"kind": "play", "label": _("play"), "url": url}
+
+
+def tournament_rounds(tournament: Tournament, user=None) -> list[dict]:
+    """Round by round: when it was played, each table's players, their places and points, and the link to
+    its match for ``user`` (``match_link``: replay, play, take your seat or watch)."""
     rounds = (tournament.round_set.order_by("number").prefetch_related(
         Prefetch("tables", queryset=Table.objects.order_by("number").select_related("match")
                  .prefetch_related(Prefetch("seats", queryset=TableSeat.objects.order_by("position")
-                                            .select_related("entrant__player")), "folds"))))
+                                            .select_related("entrant__player")), "folds", "match__seats"))))
     out = []
     for rnd in rounds:
         tables = []
@@ -376,7 +399,8 @@ def tournament_rounds(tournament: Tournament) -> list[dict]:
                 "match_status": match.status if match else None,
                 "match_status_label": match.get_status_display() if match else "",
                 "play_url": reverse("match_play", args=[match.pk]) if match else None,
-                "replay_url": reverse("match_replay", args=[match.pk]) if match and not match.is_running else None,
+                "replay_url": reverse("match_replay", args=[match.pk]) if match and match.has_ended else None,
+                "link": match_link(match, user),
             })
         match_tables = [t for t in tables if not t["bye"]]
         out.append({"id": rnd.pk, "number": rnd.number, "status": rnd.status, "status_label": rnd.get_status_display(),
@@ -477,14 +501,71 @@ def tournament_fixtures(tournament: Tournament) -> list[dict]:
     return out
 
 
-def tournament_page(tournament: Tournament) -> dict:
-    rounds = tournament_rounds(tournament)
+def tournament_terms(tournament: Tournament) -> dict:
+    """What a tournament's matches play, in words: the options (as the engine plays them, defaults
+    filled in), the clock and, with a clock, what happens when a deadline passes."""
+    return {"options": options_text(tournament.game, tournament.options), "clock": clock_words(tournament.clock),
+            "has_clock": bool(tournament.clock),
+            "rule": tournament.get_timeout_rule_display() if tournament.clock else ""}
+
+
+def round_waiting(tournament: Tournament) -> list[dict]:
+    """Who the current round still waits for, table by table: in each undecided match, a person a
+    tournament seated who has not taken the seat yet (since the match was created), or the person
+    whose turn it is (since their turn started: ``Seat.turn_started_at`` under a clock, else the match's
+    last event), with their deadline when the match has a clock and the last reminder sent to them.
+    Names and times only: nothing of a match's hidden state."""
+    rnd = tournament.round_set.filter(status=Round.Status.RUNNING).order_by("-number").first()
+    if rnd is None:
+        return []
+    tables = (rnd.tables.filter(kind=Table.Kind.MATCH, match__status__in=[Match.Status.WAITING, Match.Status.RUNNING])
+              .exclude(folds__projection=Folded.Projection.STANDINGS).select_related("match").order_by("number")
+              .prefetch_related(Prefetch("match__seats", queryset=Seat.objects.select_related("user")
+                                         .order_by("index"))))
+    out = []
+    for table in tables:
+        match = table.match
+        waiting: list[tuple] = []
+        if match.is_waiting:
+            waiting = [(s, "take_seat", match.created_at) for s in match.seats.all()
+                       if s.status in (Seat.Status.SEATED, Seat.Status.INVITED)]
+        else:
+            turn = registry.get(match.game).view(store.load_state(match), None).get("turn")
+            holder = next((s for s in match.seats.all() if s.index == turn), None)
+            if holder is not None and holder.user_id is not None and not holder.policy:
+                since = holder.turn_started_at if match.clock and holder.turn_started_at else match.moved_at
+                waiting = [(holder, "move", since)]
+        for seat, kind, since in waiting:
+            out.append({"table": table.number, "match_id": match.pk, "match": str(match), "seat": seat.index,
+                        "name": seat.display_name, "user_id": seat.user_id, "kind": kind, "since": since,
+                        "deadline": seat.deadline if match.clock else None, "has_clock": bool(match.clock),
+                        "play_url": reverse("match_play", args=[match.pk])})
+    if out:
+        sent = (Reminder.objects.filter(match_id__in={w["match_id"] for w in out}).order_by("sent_at")
+                .values_list("match_id", "seat", "sent_at"))
+        last = {(m, s): at for m, s, at in sent}
+        for w in out:
+            w["reminded_at"] = last.get((w["match_id"], w["seat"]))
+            w["reminded_just_now"] = _just_now(w["reminded_at"])
+            w["since_just_now"] = _just_now(w["since"])
+    return out
+
+
+def _just_now(moment) -> bool:
+    """Less than a minute ago (said "just now", not "0 minutes ago")."""
+    return bool(moment) and timezone.now() - moment < timedelta(minutes=1)
+
+
+def tournament_page(tournament: Tournament, user=None) -> dict:
+    """The public tournament page, as ``user`` reads it (the links to the matches are theirs)."""
+    rounds = tournament_rounds(tournament, user)
     bracket = tournament_bracket(tournament, rounds)
     return {
         "tournament": tournament, "league": tournament.league, "club": tournament.league.club,
         "progress": tournament_progress(tournament), "standings": standings(tournament), "rounds": rounds,
         "bracket": bracket, "champion": bracket_champion(bracket), "fixtures": tournament_fixtures(tournament),
         "entrants": list(tournament.entrants.select_related("player").order_by("seed", "pk")),
+        "terms": tournament_terms(tournament), "waiting": round_waiting(tournament),
     }
 
 
@@ -525,6 +606,8 @@ def league_page(league: League) -> dict:
     featured = next((t for t in all_tournaments if t.status == Tournament.Status.RUNNING), None) or next(
         (t for t in all_tournaments if t.status == Tournament.Status.FINISHED), None)
     return {"league": league, "club": league.club, "seasons": list(league.seasons.all()),
+            "terms": {"options": options_text(league.game, league.options), "clock": clock_words(league.clock),
+                      "rule": league.get_timeout_rule_display() if league.clock else ""},
             "tournaments": [{"tournament": t, "progress": tournament_progress(t)} for t in all_tournaments],
             "featured": featured, "standings": standings(featured) if featured else None,
             "ratings": ratings_for_game(league.game, limit=10)}
@@ -663,10 +746,10 @@ def rating_chart(points: Sequence[tuple[datetime, float]], *, start: float | Non
     chart["polyline"] = " ".join(f"{_svg(x)},{_svg(y)}" for x, y, *_rest in coords)
     chart["dots"] = [{
         "x": _svg(x), "y": _svg(y), "start": is_start,
-        "label": (str(_("Starting rating: %(rating)s")) % {"rating": formats.number_format(v, 2)} if is_start
+        "label": (str(_("Starting rating: %(rating)s")) % {"rating": formats.number_format(v, 1)} if is_start
                   else str(_("%(when)s: %(rating)s")) % {
                       "when": formats.date_format(timezone.localtime(t), "DATETIME_FORMAT"),
-                      "rating": formats.number_format(v, 2)}),
+                      "rating": formats.number_format(v, 1)}),
     } for x, y, t, v, is_start in coords]
     return chart
 
@@ -690,9 +773,10 @@ def player_ratings(player: PlayerProfile) -> list[dict]:
     return out
 
 
-def player_recent(player: PlayerProfile, limit: int = 20) -> list[dict]:
+def player_recent(player: PlayerProfile, limit: int = 20, user=None) -> list[dict]:
+    """A player's latest tournament tables, each with its match's link for ``user`` (``match_link``)."""
     seats = (TableSeat.objects.filter(entrant__player=player)
-             .select_related("table__round__tournament", "table__match")
+             .select_related("table__round__tournament", "table__match").prefetch_related("table__match__seats")
              .order_by("-table__round__tournament__created_at", "-table__round__number")[:limit])
     out = []
     for s in seats:
@@ -704,12 +788,14 @@ def player_recent(player: PlayerProfile, limit: int = 20) -> list[dict]:
                     "bye": table.kind == Table.Kind.BYE, "opponents": [o.entrant.player.name for o in others],
                     "place": s.place, "points": num(s.points), "forfeited": s.forfeited,
                     "match_id": match.pk if match else None, "running": bool(match and match.is_running),
-                    "finished": bool(match and match.status == Match.Status.FINISHED)})
+                    "finished": bool(match and match.status == Match.Status.FINISHED),
+                    "link": match_link(match, user)})
     return out
 
 
-def player_page(player: PlayerProfile) -> dict:
-    return {"player": player, "ratings": player_ratings(player), "recent": player_recent(player)}
+def player_page(player: PlayerProfile, user=None) -> dict:
+    """A player's page as ``user`` reads it (the links to the matches are theirs)."""
+    return {"player": player, "ratings": player_ratings(player), "recent": player_recent(player, user=user)}
 
 
 # ---------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def _tournament_context(request, tournament_id: int) -> dict:
     from games import streams
 
     tournament = _tournament(tournament_id)
-    context = selectors.tournament_page(tournament)
+    context = selectors.tournament_page(tournament, request.user)
     running = tournament.status == Tournament.Status.RUNNING
     context["stream_url"] = reverse("tournament_stream", args=[tournament.pk]) \
         if streams.available(request) and running else None
@@ -93,7 +93,8 @@ def results_csv(request, tournament_id: int):
 
 @require_GET
 def player(request, player_id: int):
-    return render(request, "league/player.html", selectors.player_page(get_object_or_404(PlayerProfile, pk=player_id)))
+    return render(request, "league/player.html", selectors.player_page(get_object_or_404(PlayerProfile, pk=player_id),
+                                                                       request.user))
 
 
 @require_GET

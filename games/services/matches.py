@@ -1,4 +1,5 @@
-"""Opening a match, seats joining it with their randomness, its start, and the organiser's abort and award.
+"""Opening a match, seats joining it with their randomness, its start, and the organiser's abort, award and
+forfeit of a seat.
 
 A match opens with the server's commitment (``match_opened``: SHA-256 of its secret). Every seat
 then joins with a random value of its own (``entropy_contributed``): a person's browser or API
@@ -21,9 +22,10 @@ from django.utils.translation import gettext_lazy as _
 from engine import registry
 from engine.bots import POLICY_NAMES
 from engine.core import is_contribution, match_seed, server_contribution
+from engine.record import SEAT_FORFEITED
 from games import store, streams
-from games.errors import (BadMatchSettings, InvitationClosed, MalformedRequest, MatchNotRunning, SeatedTwice,
-                          SeatForbidden, UnknownPlayer)
+from games.errors import (BadMatchSettings, InvitationClosed, MalformedRequest, MatchError, MatchNotRunning,
+                          SeatedTwice, SeatForbidden, UnknownPlayer)
 from games.models import (ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED, MATCH_OPENED, SEED_REVEALED, Event,
                           Match, Seat)
 
@@ -173,6 +175,25 @@ def _start_or_wait(match: Match, *, wake_bots: bool) -> None:
     match.save(update_fields=["status", "last_seq", "last_hash", "moved_at", "bots_to_act"])
     store.remember(match, state)
     after_change(match, wake_bots=wake_bots)
+    _forfeited_resign(match, wake_bots=wake_bots)
+
+
+def _forfeited_resign(match: Match, *, wake_bots: bool) -> None:
+    """At the start, the seats the organiser forfeited while the match waited resign, in seat order
+    (``seat_forfeited`` is followed by the seat's resignation, as the audit checks)."""
+    from games.services.moves import record_move
+
+    forfeited = sorted(set(Event.objects.filter(match=match, type=SEAT_FORFEITED).values_list("seat", flat=True)))
+    engine_game = registry.get(match.game)
+    for index in forfeited:
+        if not match.is_running:
+            return
+        state = store.load_state(match)
+        if index in engine_game.view(state, None).get("resigned", ()):
+            continue
+        move = {"type": "resign"}
+        record_move(match, state, index, move, engine_game.play(state, index, move), by_bot=True,
+                    wake_bots=wake_bots)
 
 
 def challenge_create(*, challenger, opponents: list[str], game: str, seats: int | None = None, bots: str = "greedy",
@@ -263,6 +284,42 @@ def match_award(*, match_id: int, ranking: list[list[int]], by=None, reason: str
     result = {"ranking": ranking, "scores": list(scores) if scores else [0] * n, "awarded": True}
     _end(match, Match.Status.FINISHED, {"type": MATCH_AWARDED, "ranking": ranking, "reason": reason[:200],
                                         "by": by.get_username() if by is not None else None}, result=result)
+    return match
+
+
+@transaction.atomic
+def seat_forfeit(*, match_id: int, seat: int, by=None) -> Match:
+    """The organiser forfeits a person's seat of a waiting or running match (a round waits for
+    someone who does not come or does not move): recorded as ``seat_forfeited``, then the seat resigns
+    (it ranks last; a bot plays it on for the others where the match goes on). In a waiting match
+    the seat is first marked at the table, with the server's contribution for it; the match starts
+    if everyone else is there, and the seat resigns at the start (now, or when the last one comes).
+    Raises ``MatchNotRunning`` for a match that has ended, ``MatchError`` for a seat that is not a
+    person's still playing. ``by`` (who decided) is not in the event: events name no people."""
+    from games.services.moves import record_move
+
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if not (match.is_waiting or match.is_running):
+        raise MatchNotRunning()
+    row = match.seats.filter(index=seat).first()
+    if row is None or row.user_id is None or row.stand_in or row.status == Seat.Status.DECLINED:
+        raise MatchError(_("Only a seat a person still plays can be forfeited."))
+    event = {"type": SEAT_FORFEITED, "seat": seat, "by": "organiser"}
+    if match.is_running:
+        engine_game = registry.get(match.game)
+        state = store.load_state(match)
+        if seat in engine_game.view(state, None).get("resigned", ()):
+            raise MatchError(_("Only a seat a person still plays can be forfeited."))
+        move = {"type": "resign"}
+        record_move(match, state, seat, move, engine_game.play(state, seat, move), by_bot=True, wake_bots=True,
+                    lead=(event,))
+        return match
+    store.append_events(match, [event], seat=seat, move=None)
+    if row.status != Seat.Status.JOINED:
+        row.status, row.deadline = Seat.Status.JOINED, None
+        row.save(update_fields=["status", "deadline"])
+        _contribute(match, seat, None)
+    _start_or_wait(match, wake_bots=True)
     return match
 
 

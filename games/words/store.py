@@ -1,6 +1,6 @@
 """The event store's own events in words (not engine events; the same for every game).
 
-``seed_revealed`` (seed) · ``seat_timed_out`` (seat, deadline) · ``bot_took_seat``
+``seed_revealed`` (seed) · ``seat_timed_out`` (seat, deadline) · ``seat_forfeited`` (seat) · ``bot_took_seat``
 (seat, policy) · ``match_aborted`` (by) · ``match_awarded`` (ranking) ·
 ``entropy_contributed`` (seat) · ``match_opened`` (commitment).
 """
@@ -22,7 +22,13 @@ def _seed_revealed(e, names):
 
 
 def _seat_timed_out(e, names):
+    if e.get("phase") == "join":  # a seat a tournament gave, never taken before its deadline
+        return gettext("%(player)s did not take the seat in time") % {"player": name_of(names, e.get("seat"))}
     return gettext("%(player)s ran out of time") % {"player": name_of(names, e.get("seat"))}
+
+
+def _seat_forfeited(e, names):
+    return gettext("The organiser forfeited %(player)s's seat") % {"player": name_of(names, e.get("seat"))}
 
 
 def _bot_took_seat(e, names):
@@ -66,6 +72,7 @@ def _match_opened(e, names):
 WORDS = {
     "seed_revealed": _seed_revealed,
     "seat_timed_out": _seat_timed_out,
+    "seat_forfeited": _seat_forfeited,
     "bot_took_seat": _bot_took_seat,
     "match_aborted": _match_aborted,
     "match_awarded": _match_awarded,

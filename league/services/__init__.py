@@ -22,11 +22,12 @@ The life of a round:
 from league.services.errors import (LeagueError, InvalidTournament, NotTakingEntries, AlreadyEntered,
                                     RoundNotClosed, TournamentFinished,
                                     NotEnoughPlayers, AlreadyWithdrawn,
-                                    WaitingForPeople)
+                                    WaitingForPeople, NothingToRemind, RemindedRecently)
 from league.services.inline import (inline_execution)
 from league.services.clubs import (club_create, league_create, season_create, player_for_user, player_bot_create,
                                    bots_ensure)
-from league.services.tournaments import (tournament_create, entrant_add, entrant_remove, bots_add, entrant_withdraw)
+from league.services.tournaments import (LEAGUE_CLOCK, tournament_create, entrant_add, entrant_remove, bots_add,
+                                         entrant_withdraw)
 from league.services.scoring import (CENT, Rules, SeatScore, SeatIn, table_scores)
 from league.services.rounds import (planned_rounds, round_pair, _pair_swiss, round_start, table_match_create,
                                     table_run, match_result_record,
@@ -34,12 +35,13 @@ from league.services.rounds import (planned_rounds, round_pair, _pair_swiss, rou
 from league.services.projections import (standings_apply, rating_apply, projections_rebuild)
 from league.services.people import (InviteUnusable, NameTaken, NotYourBot, bot_account_create, bot_token_create,
                                     club_invite_create, club_join, person_signup, profile_update)
-from league.services.notifications import round_notify, turn_notify
+from league.services.notifications import REMIND_EVERY, reminder_mail, round_notify, seat_remind, turn_notify
 from league.services.running import (tournament_sweep, tournaments_sweep, tournament_run)
 
 __all__ = [
     "InviteUnusable", "NameTaken", "NotYourBot", "bot_account_create", "bot_token_create", "club_invite_create", "club_join", "person_signup", "profile_update",
-    "round_notify", "turn_notify",
+    "round_notify", "turn_notify", "REMIND_EVERY", "reminder_mail", "seat_remind", "NothingToRemind",
+    "RemindedRecently", "LEAGUE_CLOCK",
     "LeagueError", "InvalidTournament", "NotTakingEntries", "AlreadyEntered", "RoundNotClosed",
     "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople", "inline_execution",
     "club_create", "league_create", "season_create", "player_for_user", "player_bot_create", "bots_ensure",

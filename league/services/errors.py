@@ -55,3 +55,15 @@ class WaitingForPeople(LeagueError):
     code = "waiting_for_people"
     status = 409
     message = _("The round is waiting for people to play their matches.")
+
+
+class NothingToRemind(LeagueError):
+    code = "nothing_to_remind"
+    status = 409
+    message = _("Nobody at that seat is waited for: the match has ended, or a bot plays the seat.")
+
+
+class RemindedRecently(LeagueError):
+    code = "reminded_recently"
+    status = 429
+    message = _("That seat was reminded a few minutes ago: give the person a little time.")

@@ -261,10 +261,10 @@ def table_match_create(*, table_id: int) -> Match | None:
         else:
             # they entered the tournament: seated without asking, they take the seat by opening the match
             specs.append(SeatSpec(user=player.user, name=player.name, seated=True))
-    # the table's task runs the bots (``table_run``), so the match does not wake them itself
-    league = tournament.league
-    match = match_create(game=tournament.game, seats=specs, options=tournament.options, clock=league.clock,
-                         timeout_rule=league.timeout_rule,
+    # the table's task runs the bots (``table_run``), so the match does not wake them itself; the clock
+    # is the tournament's as it is now (a change applies to the matches created from then on)
+    match = match_create(game=tournament.game, seats=specs, options=tournament.options, clock=tournament.clock,
+                         timeout_rule=tournament.timeout_rule,
                          created_by=tournament.created_by, wake_bots=False)
     for i, s in enumerate(playing):
         s.match_seat = i

@@ -13,12 +13,19 @@ from league.services.errors import (AlreadyEntered, AlreadyWithdrawn, InvalidTou
 from league.services.rounds import table_record
 
 
+#: ``tournament_create(clock=LEAGUE_CLOCK)`` (the default): the tournament takes its league's clock.
+LEAGUE_CLOCK = "league"
+
+
 @transaction.atomic
 def tournament_create(*, league_id: int, name: str, format: str = Tournament.Format.SWISS, seats_per_table: int = 2,
                       rounds: int | None = None, season_id: int | None = None, options: dict | None = None,
                       auto_advance: bool = True, seeding: str = Tournament.Seeding.RATING, starts_on=None,
-                      days_between_rounds: int = 7, created_by=None) -> Tournament:
-    """A tournament of the league's game, taking entries (``draft``)."""
+                      days_between_rounds: int = 7, created_by=None, clock: dict | None | str = LEAGUE_CLOCK,
+                      timeout_rule: str | None = None) -> Tournament:
+    """A tournament of the league's game, taking entries (``draft``). Its terms start from the
+    league's: the match options (``options=None``), the clock (``clock=LEAGUE_CLOCK``; None: no clock)
+    and what happens when a deadline passes (``timeout_rule=None``)."""
     from django.core.exceptions import ValidationError
 
     league = League.objects.get(pk=league_id)
@@ -26,6 +33,8 @@ def tournament_create(*, league_id: int, name: str, format: str = Tournament.For
     tournament = Tournament(
         league=league, season=season, name=name, format=format, game=league.game,
         options=dict(league.options if options is None else options), seats_per_table=seats_per_table,
+        clock=(league.clock if clock == LEAGUE_CLOCK else clock) or None,
+        timeout_rule=timeout_rule or league.timeout_rule,
         rounds=rounds, auto_advance=auto_advance, seeding=seeding,
         starts_on=starts_on or (season.starts_on if season else None), days_between_rounds=days_between_rounds,
         created_by=created_by)

@@ -298,6 +298,23 @@ def test_a_seated_person_who_never_comes_forfeits_when_the_join_time_is_over(peo
     assert match_verify(match).ok
 
 
+def test_a_match_of_two_people_who_never_come_ends_and_its_record_verifies(people):
+    # given a Swiss paired two absentees: neither takes the seat before the join time is over
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0], seated=True),
+                                              SeatSpec(user=people[1], seated=True)],
+                         clock={"move_seconds": 30, "join_seconds": 60})
+    _expire(match)
+    # when the clocks record both timeouts at once
+    assert services.clocks_run() == 2
+    # then the match starts and ends with the first resignation (the second seat is left first), and
+    # the record verifies though the second timeout has no move of its own
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["ranking"] == [[1], [0]]
+    assert Event.objects.filter(match=match, type="seat_timed_out").count() == 2
+    report = match_verify(match)
+    assert report.ok, report
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_sweepers_record_each_timeout_once(people):
     from concurrent.futures import ThreadPoolExecutor

@@ -370,13 +370,13 @@ def test_karuselis_sentences():
     assert said({"type": "cards_captured", "seat": 0, "card": "7S", "groups": [["7H"], ["3C", "4D"]],
                  "cards": ["7H", "3C", "4D"]}) == "anna captured 7♥ + 3♣ 4♦ with 7♠"
     assert said({"type": "cards_captured", "seat": 1, "card": "6H", "groups": [["b1"], ["6C"]],
-                 "cards": ["6C", "2D", "3S", "AC"]}) == "janis captured build b1 (2♦ 3♠ A♣) + 6♣ with 6♥"
+                 "cards": ["6C", "2D", "3S", "AC"]}) == "janis captured the build of 6 (2♦ 3♠ A♣) + 6♣ with 6♥"
     assert said({"type": "cards_captured", "seat": 1, "card": "6H", "groups": [["b1"], ["b2"]],
-                 "cards": ["2D", "4S", "5C", "AC"]}) == "janis captured build b1 + build b2 with 6♥, taking 4 cards"
+                 "cards": ["2D", "4S", "5C", "AC"]}) == "janis captured a build + a build with 6♥, taking 4 cards"
     assert said({"type": "build_made", "seat": 1, "card": "AC", "onto": ["2D", "3S"], "value": 6, "build": "b1",
-                 "raised": False}) == "janis built 6 on 2♦ 3♠ with A♣: build b1"
+                 "raised": False}) == "janis built 6 on 2♦ 3♠ with A♣"
     assert said({"type": "build_made", "seat": 2, "card": "3C", "onto": ["b1"], "value": 9, "build": "b1",
-                 "raised": True}) == "liga raised build b1 to 9 with 3♣"
+                 "raised": True}) == "liga raised a build to 9 with 3♣"
     assert said({"type": "table_swept", "seat": 3, "card": "BR", "cards": ["7H", "X20"]}) == \
         "karlis swept the table with the Broom, taking 2 cards"
     dealt = {"type": "round_dealt", "round": 2, "dealer": 1, "deck": registry.get("karuselis").cards(),
@@ -470,8 +470,10 @@ def test_store_events():
         assert said({"type": "entropy_contributed", "seat": 1}) == "janis added randomness to the shuffle"
         assert said({"type": "match_opened", "commitment": "ab" * 32}).startswith("The match opened (commitment abab")
         assert said({"type": "seat_resigned", "seat": 0}) == "anna resigned"
+        assert said({"type": "seat_forfeited", "seat": 1, "by": "organiser"}) == \
+            "The organiser forfeited janis's seat"
     assert set(store_words.WORDS) == {"seed_revealed", "seat_timed_out", "bot_took_seat", "match_aborted",
-                                      "match_awarded", "entropy_contributed", "match_opened"}
+                                      "match_awarded", "entropy_contributed", "match_opened", "seat_forfeited"}
 
 
 def test_a_seat_without_a_name_is_numbered_from_one():
@@ -496,9 +498,9 @@ def test_a_seat_without_a_name_is_numbered_from_one():
     ("uno_flip", {"type": "play", "card": "R7/P+5"}, "Play Red 7 / Pink Draw Five"),
     ("karuselis", {"type": "capture", "card": "7S", "groups": [["7H"], ["3C", "4D"]]},
      "Capture 7♥ + 3♣ 4♦ with 7♠"),
-    ("karuselis", {"type": "capture", "card": "9S", "groups": [["b1"]]}, "Capture build b1 with 9♠"),
+    ("karuselis", {"type": "capture", "card": "9S", "groups": [["b1"]]}, "Capture a build with 9♠"),
     ("karuselis", {"type": "build", "card": "AC", "onto": ["2D", "3S"], "value": 6}, "Build 6 on 2♦ 3♠ with A♣"),
-    ("karuselis", {"type": "build", "card": "3C", "onto": ["b1"], "value": 9}, "Raise build b1 to 9 with 3♣"),
+    ("karuselis", {"type": "build", "card": "3C", "onto": ["b1"], "value": 9}, "Raise a build to 9 with 3♣"),
     ("karuselis", {"type": "trail", "card": "KD"}, "Trail K♦"),
     ("karuselis", {"type": "sweep", "card": "BR"}, "Sweep with the Broom"),
     ("iota", {"type": "play", "cards": [{"card": "B4S", "x": 1, "y": 0}, {"card": "W1", "x": 2, "y": 0}]},

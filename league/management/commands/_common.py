@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 
 from django.core.management.base import CommandError
+from django.utils import timezone
 
 from league import selectors, services
 from league.models import Tournament
@@ -33,6 +34,25 @@ def progress_text(tournament: Tournament) -> str:
     return (f"{tournament.name}: round {p['round']} of {p['rounds']} ({p['round_status']}), "
             f"{p['finished']} of {p['total']} matches finished; {p['all_finished']} of {p['all_total']} overall; "
             f"{p['status_label']}")
+
+
+def terms_text(tournament: Tournament) -> str:
+    terms = selectors.tournament_terms(tournament)
+    rule = f"; when a deadline passes: {terms['rule']}" if terms["rule"] else ""
+    return f"plays: {terms['options']}; clock: {terms['clock']}{rule}"
+
+
+def waiting_text(tournament: Tournament) -> str:
+    """Who the current round waits for, one line each (empty: nobody)."""
+    lines = []
+    for w in selectors.round_waiting(tournament):
+        what = "to take the seat" if w["kind"] == "take_seat" else "to move"
+        line = (f"waiting for {w['name']} (match {w['match_id']}, seat {w['seat']}, table {w['table']}) {what} "
+                f"since {timezone.localtime(w['since']):%Y-%m-%d %H:%M}")
+        if w["deadline"]:
+            line += f", deadline {timezone.localtime(w['deadline']):%Y-%m-%d %H:%M}"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def write_csv(rows, output: str | None, stdout) -> None:

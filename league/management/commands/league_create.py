@@ -4,6 +4,7 @@ import json
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from games.models import Match
 from league import services
 from league.models import Club
 
@@ -22,6 +23,12 @@ class Command(BaseCommand):
         parser.add_argument("--tie-breaks", default=None, help="comma-separated order")
         parser.add_argument("--forfeit", choices=["award", "void"], default=None)
         parser.add_argument("--unrated", action="store_true")
+        parser.add_argument("--clock", default=None,
+                            help='the clock as JSON: live {"move_seconds": 60} (optionally "bank_seconds", '
+                                 '"join_seconds") or correspondence {"move_days": 2}; default: no clock')
+        parser.add_argument("--timeout-rule", choices=Match.TimeoutRule.values, default=None,
+                            help="when a deadline passes: bot (a bot makes the move; three in a row and the seat is "
+                                 "abandoned) or forfeit (the seat resigns); default: bot")
 
     def handle(self, *args, **o):
         club = Club.objects.filter(slug=o["club"]).first()
@@ -36,7 +43,8 @@ class Command(BaseCommand):
                 win_points=win, draw_points=draw, loss_points=loss, bye_points=o["bye_points"],
                 place_points=[float(v) for v in o["place_points"].split(",")] if o["place_points"] else None,
                 tie_breaks=o["tie_breaks"].split(",") if o["tie_breaks"] else None, forfeit_rule=o["forfeit"],
-                rated=not o["unrated"])
+                rated=not o["unrated"], clock=json.loads(o["clock"]) if o["clock"] else None,
+                timeout_rule=o["timeout_rule"])
         except (ValidationError, ValueError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"league {league.pk}: {league}")

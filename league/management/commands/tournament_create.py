@@ -4,6 +4,9 @@ from datetime import date
 
 from django.core.management.base import BaseCommand
 
+from django.core.management.base import CommandError
+
+from games.models import Match
 from league import services
 from league.management.commands._common import domain_errors
 from league.models import Tournament
@@ -23,11 +26,22 @@ class Command(BaseCommand):
         parser.add_argument("--manual", action="store_true", help="do not start rounds automatically")
         parser.add_argument("--seeding", choices=Tournament.Seeding.values, default="rating")
         parser.add_argument("--starts", type=date.fromisoformat, default=None)
+        parser.add_argument("--clock", default=None,
+                            help='the clock as JSON (default: the league\'s; null: no clock), e.g. '
+                                 '{"move_seconds": 30, "bank_seconds": 300} or {"move_days": 1}')
+        parser.add_argument("--timeout-rule", choices=Match.TimeoutRule.values, default=None,
+                            help="when a deadline passes: bot or forfeit (default: the league's)")
 
     def handle(self, *args, **o):
+        try:
+            options = json.loads(o["options"]) if o["options"] else None
+            clock = json.loads(o["clock"]) if o["clock"] is not None else services.LEAGUE_CLOCK
+        except ValueError as exc:
+            raise CommandError(f"not JSON: {exc}") from None
         with domain_errors():
             t = services.tournament_create(
                 league_id=o["league"], name=o["name"], format=o["format"], seats_per_table=o["seats"],
-                rounds=o["rounds"], season_id=o["season"], options=json.loads(o["options"]) if o["options"] else None,
-                auto_advance=not o["manual"], seeding=o["seeding"], starts_on=o["starts"])
+                rounds=o["rounds"], season_id=o["season"], options=options,
+                auto_advance=not o["manual"], seeding=o["seeding"], starts_on=o["starts"], clock=clock,
+                timeout_rule=o["timeout_rule"])
         self.stdout.write(f"tournament {t.pk}: {t.name} ({t.get_format_display()}, {t.game_label})")
