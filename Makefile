@@ -6,7 +6,8 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 MESSAGES_ARGS = -l lv -l lt -l ru -l uk --no-obsolete --ignore '.venv/*' --ignore 'var/*' --ignore 'staticfiles/*' \
 	--ignore 'tests/*' --ignore 'clients/*'
-# A local copy runs with DEBUG on; production sets DEBUG=0 and a SECRET_KEY (README).
+# A local copy runs with DEBUG on (its .env says so for every command, in any shell); production sets
+# DEBUG=0 and a SECRET_KEY in its environment (README).
 export DEBUG ?= 1
 
 .PHONY: install migrate demo run worker test test-fast bench messages clean
@@ -22,7 +23,17 @@ $(VENV)/.messages: $(VENV)/.installed $(wildcard locale/*/LC_MESSAGES/django.po)
 	$(PY) manage.py messages_compile -v 0
 	touch $@
 
-install: $(VENV)/.installed $(VENV)/.messages
+# This copy's own settings, read by league/settings.py (the environment wins): DEBUG on and a secret key
+# generated once and kept, so that every `manage.py` command of the README works as written. Git and the
+# Docker image leave it out (.gitignore, .dockerignore).
+.env:
+	@umask 077 && key=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))') && printf '%s\n' \
+	  "# cardleague: this copy's own settings, written once by make install (git and the Docker image leave" \
+	  "# this file out). The environment wins over it. Production: DEBUG=0 and its own SECRET_KEY." \
+	  "DEBUG=1" "SECRET_KEY=$$key" > $@
+	@echo "wrote $@ (DEBUG=1 and a new SECRET_KEY for this copy)"
+
+install: $(VENV)/.installed $(VENV)/.messages .env
 
 migrate: install
 	$(PY) manage.py migrate --noinput

@@ -46,6 +46,16 @@ def available(request) -> bool:
 
 
 def _unavailable(request, what: str):
+    """A 503 ``streams_unavailable`` when this server cannot hold the stream (the caller then polls:
+    the pages never ask such a server, the reference client asks once and polls); an expected answer,
+    kept out of the server's console (``ExpectedRefusals``)."""
+    refusal = _refusal(request, what)
+    if refusal is not None:
+        request.expected_refusal = True
+    return refusal
+
+
+def _refusal(request, what: str):
     if not enabled():
         return _error(503, {"code": "streams_unavailable", "rule": None,
                             "message": f"This server has no streams: {what}"})
@@ -53,6 +63,15 @@ def _unavailable(request, what: str):
         return _error(503, {"code": "streams_unavailable", "rule": None,
                             "message": f"Streams need an ASGI server (uvicorn); this one is WSGI: {what}"})
     return None
+
+
+class ExpectedRefusals(logging.Filter):
+    """On ``django.request`` (settings.LOGGING), which logs every 5xx as an error: not the refusals a
+    server without streams is expected to give ("Service Unavailable: /api/stream" in the console of
+    a copy without Redis, for every client that tried)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(getattr(record, "request", None), "expected_refusal", False)
 
 
 def _channel(kind: str, key) -> str:

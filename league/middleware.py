@@ -1,10 +1,17 @@
-"""The person's own language: a signed-in person who chose one (the switcher or their settings) gets it
-on every device; otherwise Django's LocaleMiddleware decides (the language cookie, then the browser's
-Accept-Language). URLs stay the same in every language."""
+"""The reader's own language and time zone.
+
+- Language: a signed-in person who chose one (the switcher or their settings) gets it on every device;
+  otherwise Django's LocaleMiddleware decides (the language cookie, then the browser's Accept-Language).
+  URLs stay the same in every language.
+- Time zone: the browser's (static/js/tz.js keeps it in a cookie), else the club's (``TIME_ZONE``).
+"""
 from __future__ import annotations
 
+import zoneinfo
+from functools import lru_cache
+
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 
 SESSION_KEY = "cardleague_language"
 
@@ -29,3 +36,44 @@ class PersonLanguageMiddleware:
                 translation.activate(language)
                 request.LANGUAGE_CODE = language
         return self.get_response(request)
+
+
+#: The cookie static/js/tz.js keeps the browser's IANA time zone in (e.g. ``Europe/Riga``).
+TIME_ZONE_COOKIE = "cardleague_tz"
+
+
+@lru_cache(maxsize=1)
+def _known_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def reader_zone(name: str | None) -> zoneinfo.ZoneInfo | None:
+    """The time zone a cookie names, if it is one this server knows; else None."""
+    if not name or len(name) > 64 or name not in _known_zones():
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+class ReaderTimeZoneMiddleware:
+    """Times in the reader's own zone: the zone the browser keeps in the ``cardleague_tz`` cookie
+    (static/js/tz.js, on every page, the admin's too) is active for the request; a missing or unknown
+    one leaves the club's (``TIME_ZONE``). So the admin's date fields no longer say "You are 2 hours
+    behind server time": the page's offset is the reader's own."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        zone = reader_zone(request.COOKIES.get(TIME_ZONE_COOKIE))
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(zone)
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+

@@ -2,7 +2,8 @@
 need no server at all (SQLite and an embedded Celery broker on a SQLite file).
 
 Production shape (docker/compose.yaml): DATABASE_URL=postgres://…,
-CELERY_BROKER_URL=redis://…, SECRET_KEY, DEBUG=0, ALLOWED_HOSTS.
+CELERY_BROKER_URL=redis://…, SECRET_KEY, DEBUG=0, ALLOWED_HOSTS. A local copy's own `.env`
+(written by `make install`: DEBUG=1 and a generated SECRET_KEY) is read first; the environment wins.
 """
 from __future__ import annotations
 
@@ -13,6 +14,28 @@ import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def read_local_settings(path: str | os.PathLike | None) -> None:
+    """This copy's own settings file, ``KEY=VALUE`` lines (``#`` comments, an optional ``export``):
+    ``make install`` writes ``.env`` at the project's root with ``DEBUG=1`` and a ``SECRET_KEY``
+    generated once, so that every ``manage.py`` command works in any shell. The environment always
+    wins. Git and the Docker image leave the file out; ``CARDLEAGUE_ENV_FILE`` names another file
+    (empty: none)."""
+    if not path or not os.path.isfile(path):
+        return
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        name, _sep, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        os.environ.setdefault(name.strip(), value)
+
+
+read_local_settings(os.environ.get("CARDLEAGUE_ENV_FILE", BASE_DIR / ".env"))
 VAR_DIR = Path(os.environ.get("CARDLEAGUE_VAR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
@@ -24,15 +47,25 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-# Off unless asked for: `make run` (and the other make targets for a local copy) set DEBUG=1.
+# Off unless asked for: a local copy asks in its `.env` (make install writes it), production leaves it off.
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off (make run sets DEBUG=1 for a local copy)")
+        raise RuntimeError("SECRET_KEY must be set when DEBUG is off (a local copy: `make install` writes "
+                           "DEBUG=1 and a SECRET_KEY into .env)")
     SECRET_KEY = "dev-only-insecure-key-change-me"
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+
+# Static files, served by the web process itself (`collectstatic` first; in DEBUG from the apps' folders).
+# Under ASGI (uvicorn: `make run`, the image; league/asgi.py sets CARDLEAGUE_ASGI=1) ServeStatic, the async
+# fork of WhiteNoise, sends each file through an asynchronous iterator: WhiteNoise's synchronous one makes
+# Django read the file whole first and warn "StreamingHttpResponse must consume synchronous iterators".
+# Under WSGI (sync workers, the tests' servers) WhiteNoise: ServeStatic would cost every request an event loop.
+SERVED_BY_ASGI = env_bool("CARDLEAGUE_ASGI", False)
+STATIC_FILES_MIDDLEWARE = ("servestatic.middleware.ServeStaticMiddleware" if SERVED_BY_ASGI else
+                           "whitenoise.middleware.WhiteNoiseMiddleware")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -47,17 +80,18 @@ INSTALLED_APPS = [
     "csp",
     "games",
     "league",
-]
+] + (["servestatic"] if SERVED_BY_ASGI else [])  # its configuration checks
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    STATIC_FILES_MIDDLEWARE,
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "league.middleware.PersonLanguageMiddleware",
+    "league.middleware.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -125,9 +159,13 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("lv", _("Latvian")), ("lt", _("Lithuanian")),
              ("ru", _("Russian")), ("uk", _("Ukrainian"))]
 LOCALE_PATHS = [Path(os.environ.get("CARDLEAGUE_LOCALE_DIR", BASE_DIR / "locale"))]
+# The club's time zone: the default for every reader, and for e-mails and the worker. Each reader sees
+# times in their own (static/js/tz.js keeps the browser's zone in a cookie: ReaderTimeZoneMiddleware).
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Riga")
 USE_I18N = True
 USE_TZ = True
+# English dates as the clubs read them (day before month, a 24-hour clock), like the other languages'.
+FORMAT_MODULE_PATH = ["league.formats"]
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -260,6 +298,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a stream refused by a server without streams is expected (the client polls): not an error line
+    "filters": {"expected_refusals": {"()": "games.streams.ExpectedRefusals"}},
+    "loggers": {"django.request": {"filters": ["expected_refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 

@@ -2,11 +2,16 @@
 no HTTPS redirect or secure-only cookies over the test client's plain HTTP).
 
 Production behaviour is tested on purpose where it matters: ``check --deploy`` runs in a
-subprocess with ``DEBUG=0`` (tests/games/test_settings.py), CSRF is enforced by the clients that
+subprocess with ``DEBUG=0`` (tests/games/test_hardening.py), CSRF is enforced by the clients that
 test it, and pytest-django runs every test with ``settings.DEBUG = False`` anyway.
+
+The tests never read this copy's own ``.env`` (``make install`` writes it): they behave the same
+with or without it, and the processes they start inherit that (a test that wants a local settings
+file names one with ``CARDLEAGUE_ENV_FILE``).
 """
 import os
 
+os.environ["CARDLEAGUE_ENV_FILE"] = ""
 os.environ.setdefault("DEBUG", "1")
 
 from league.settings import *  # noqa: E402,F401,F403

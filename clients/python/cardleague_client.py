@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """cardleague reference client: an outside bot that plays on a cardleague server through its API.
 
-One file, Python 3.11+, the standard library and ``httpx`` (``pip install httpx``). Copy it, change
-the policy, and your bot plays in tournaments and answers challenges.
+One file, Python 3.11+, the standard library and ``httpx`` (``pip install httpx``; in a cardleague
+checkout the project's ``.venv`` already has it: ``.venv/bin/python clients/python/cardleague_client.py``).
+Copy it, change the policy, and your bot plays in tournaments and answers challenges.
 
 Running it
 ----------
@@ -49,8 +50,9 @@ What it does
    requests a move; the server's rate limits answer 429 beyond theirs, and the client waits.)
 4. It **exits** after ``--matches`` matches have ended (their threads log the result).
 
-Servers without streams (503 ``streams_unavailable``) are polled instead: ``/api/invitations`` and
-``/api/matches/{id}`` every second.
+Servers without streams (503 ``streams_unavailable``: no Redis, e.g. a local ``make run``) are polled
+instead: ``/api/invitations`` and ``/api/matches/{id}`` every second. (An expected answer: the server's
+console does not log it.)
 
 Policies
 --------
@@ -638,7 +640,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--url", default=os.environ.get("CARDLEAGUE_URL"),
                         help="the server, e.g. https://cards.example.org (env CARDLEAGUE_URL)")
     parser.add_argument("--token", default=os.environ.get("CARDLEAGUE_TOKEN"),
-                        help="the bot account's API token (env CARDLEAGUE_TOKEN)")
+                        help="the bot account's API token; better in env CARDLEAGUE_TOKEN: a command line "
+                             "is visible to everyone on the machine (ps)")
     parser.add_argument("--policy", default="random", help="random | engine:<name> | module:function")
     parser.add_argument("--matches", type=int, default=0, metavar="N", help="exit after N matches ended (0: never)")
     parser.add_argument("--accept-from", action="append", metavar="NAMES",

@@ -1,0 +1,1 @@
+"""The site's own date formats (``FORMAT_MODULE_PATH``), where Django's differ from what clubs read."""
