@@ -23,6 +23,7 @@ from games.access import access_match, access_seat, client_address, moves_rate_c
 from games.errors import MalformedRequest, MatchRunning
 from games.models import ApiToken
 from games.schemas import AnyMove, Body, Entropy, Position, SeatNumber, Username, errors, move_json
+from games.words.terms import played_options
 
 
 class TokenAuth(HttpBearer):
@@ -112,6 +113,10 @@ class InvitationOut(Schema):
     invited_by: str | None = None
     seats: list[MatchSeatOut]
     deadline: str | None = None
+    #: what is accepted: the options as the match plays them (defaults filled in), the clock, the rule
+    options: dict = {}
+    clock: dict | None = None
+    timeout_rule: str | None = None
 
 
 class ViewOut(Schema):
@@ -300,5 +305,7 @@ def invitations(request):
     """Your seats that wait for you: invitations to accept or decline, and tournament seats to take."""
     return [{"match": s.match_id, "game": s.match.game, "seat": s.index, "status": s.status,
              "invited_by": s.match.created_by.get_username() if s.match.created_by else None,
-             "seats": _seats(s.match), "deadline": s.deadline.isoformat() if s.deadline else None}
+             "seats": _seats(s.match), "deadline": s.deadline.isoformat() if s.deadline else None,
+             "options": played_options(s.match.game, s.match.options) or s.match.options or {},
+             "clock": s.match.clock, "timeout_rule": s.match.timeout_rule if s.match.clock else None}
             for s in selectors.waiting_seats(request.user)]

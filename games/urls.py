@@ -4,6 +4,7 @@ from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("waits/", views.home_waits, name="home_waits"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("rules/<slug:game>/", views.rules, name="rules"),
     path("matches/new/", views.match_new, name="match_new"),

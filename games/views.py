@@ -8,7 +8,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import get_language
-from django.views.decorators.cache import cache_control
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
@@ -19,15 +19,34 @@ from games.audit import match_verify
 from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
 from games.forms import NewMatchForm
 from games.models import Match
+from games.selectors.people import waits_for, waits_version
 from games.services import SeatSpec
 
 
 def home(request):
+    """The home page: for a signed-in person, what waits for them first (kept live: from their
+    account stream where the server has streams, else by polling ``home_waits``), then the new-match
+    form."""
     context = {"form": NewMatchForm()}
     if request.user.is_authenticated:
-        context["waits"] = selectors.waits_for(request.user)
+        context["waits"] = waits_for(request.user)
+        context["waits_version"] = waits_version(request.user)
+        context["waits_stream_url"] = reverse("account_stream") if streams.available(request) else None
         context["recent"] = Match.objects.filter(status=Match.Status.FINISHED).order_by("-finished_at")[:10]
     return render(request, "games/home.html", context)
+
+
+@require_GET
+@never_cache
+def home_waits(request):
+    """The home page's "what waits for you" alone, for its live updates: 204 while it is the version
+    the page shows (``?v=``), so a poll that finds nothing new costs a few queries and no page."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=401)  # a fetch, not a page: no redirect to the sign-in form
+    version = waits_version(request.user)
+    if request.GET.get("v") == version:
+        return HttpResponse(status=204)
+    return render(request, "games/_waits.html", {"waits": waits_for(request.user), "waits_version": version})
 
 
 @login_required
@@ -71,6 +90,7 @@ def _board_context(request, match: Match, since: int | None = None) -> dict:
     seat = _viewer(request, match)
     context = selectors.match_board(match, seat, since=since)
     context["people"] = selectors.match_people(match, request.user)
+    context["turn_clock"] = selectors.turn_clock(match, context["people"])  # the countdown in the turn banner
     seat_query = {"seat": seat} if seat is not None else {}
     context["move_url"] = _url("match_move", match, seat_query)
     context["poll_url"] = _url("match_board", match, {"since": match.last_seq, **seat_query})

@@ -2,12 +2,22 @@
 for a person (the home page, the account stream's news)."""
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
+import hashlib
+import json
+from datetime import timedelta
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language, gettext, gettext_lazy as _
 
 from engine import registry
 from games import store
-from games.models import Match, Seat
-from games.words.terms import clock_words
+from games.models import GAME_LABELS, Match, Seat
+from games.words.terms import clock_kind, clock_words, duration_words, options_text
+
+#: A running match where it is a person's turn, with no clock and no move for this long, is folded
+#: away on the home page ("older"): abandoned bot matches must not push what is live down the page.
+IDLE_AFTER = timedelta(days=14)
 
 
 def waiting_seats(user) -> list:
@@ -41,9 +51,40 @@ def account_news(user) -> list[dict]:
 
 #: Functions other apps add (the league, in its ``ready``): ``(match) -> dict | None`` says where a
 #: match belongs (tournament, round, table, with links), ``(user) -> list[dict]`` adds home-page
-#: sections for a person (their tournaments' current round).
+#: sections for a person (their tournaments' current round), ``(user_ids) -> set`` says which of
+#: these accounts are outside bots (programs playing through the API: people to the games, bots to
+#: the people who meet them).
 MATCH_CONTEXT: list = []
 HOME_SECTIONS: list = []
+BOT_ACCOUNTS: list = []
+
+
+def bot_accounts(user_ids) -> set:
+    """The outside bots among these accounts (none without a provider: games do not know the league)."""
+    ids = {i for i in user_ids if i is not None}
+    return set().union(*(provider(ids) for provider in BOT_ACCOUNTS)) if ids else set()
+
+
+def match_terms(match: Match) -> dict:
+    """What a person sits down to: the game (with its rules page), its options in words (the target
+    first), the clock in words with its kind ("correspondence: 1 day a move" never reads like a live
+    clock or none), and what happens when a deadline passes."""
+    kind = clock_kind(match.clock)
+    words = clock_words(match.clock)
+    clock = {"correspondence": gettext("correspondence: %(clock)s") % {"clock": words},
+             "live": gettext("live clock: %(clock)s") % {"clock": words}}.get(kind, gettext("no clock"))
+    return {"game": match.game, "game_name": GAME_LABELS.get(match.game, match.game),
+            "rules_url": reverse("rules", args=[match.game]), "options": options_text(match.game, match.options),
+            "clock": clock, "clock_kind": kind, "rule": match.get_timeout_rule_display() if match.clock else ""}
+
+
+def _seat_rows(seats, user, *, bot_ids=frozenset()) -> list[dict]:
+    """Who holds each seat, as a person about to sit down reads it: you, other people (and whether
+    they are at the table yet), bots — a server's or an outside program's."""
+    return [{"number": s.index + 1, "name": s.display_name, "is_me": s.user_id is not None and s.user_id == user.pk,
+             "bot": bool(s.bot) or s.user_id in bot_ids, "outside_bot": s.user_id in bot_ids, "status": s.status,
+             "status_words": SEAT_STATUS_WORDS.get(s.status, "")} for s in seats]
+
 
 SEAT_STATUS_WORDS = {
     "invited": _("invited, has not answered yet"),
@@ -54,23 +95,25 @@ SEAT_STATUS_WORDS = {
 
 
 def match_people(match: Match, user) -> dict:
-    """The play page's table panel: every seat (who, their status, their deadline), the clock, where
-    the match belongs, and what the viewing person may do now (take the seat, accept or decline,
-    resign)."""
-    from django.utils.translation import gettext
-
+    """The play page's table panel: every seat (who, their status, their deadline), the match's
+    terms (game, options, clock), where the match belongs, and what the viewing person may do now
+    (take the seat, accept or decline, resign). While a match waits for its players, outside bot
+    accounts are marked as bots (``outside_bot``), as the invitation says."""
     seats = list(match.seats.select_related("user").order_by("index"))
     turn = None
     if match.is_running:
         turn = registry.get(match.game).view(store.load_state(match), None).get("turn")
     mine = next((s for s in seats if user is not None and user.is_authenticated and s.user_id == user.pk), None)
+    bot_ids = bot_accounts(s.user_id for s in seats) if match.is_waiting else set()
     rows = [{"index": s.index, "number": s.index + 1, "name": s.display_name, "bot": bool(s.bot),
+             "outside_bot": s.user_id in bot_ids,
              "stand_in": s.stand_in, "status": s.status, "status_words": SEAT_STATUS_WORDS.get(s.status, ""),
              "deadline": s.deadline, "timeouts": s.timeouts, "is_turn": turn == s.index,
              "is_me": mine is not None and s.index == mine.index} for s in seats]
     context = next((c for c in (provider(match) for provider in MATCH_CONTEXT) if c), None)
     return {
         "seats": rows,
+        "terms": match_terms(match),
         "clock": clock_words(match.clock),
         "has_clock": bool(match.clock),
         "rule": match.get_timeout_rule_display() if match.clock else "",
@@ -86,20 +129,53 @@ def match_people(match: Match, user) -> dict:
     }
 
 
-def waits_for(user) -> dict:
-    """The home page's "what waits for you": matches where it is the person's turn (with the clock),
-    invitations and seats to take, their tournaments' current round, and recent results."""
-    your_turn, playing = [], []
-    for seat in (Seat.objects.filter(user=user, stand_in="", match__status=Match.Status.RUNNING)
-                 .select_related("match").order_by("deadline", "-match__moved_at")[:50]):
-        view = registry.get(seat.match.game).view(store.load_state(seat.match), None)
-        entry = {"match": seat.match, "seat": seat.index, "deadline": seat.deadline,
-                 "clock": clock_words(seat.match.clock)}
-        (your_turn if view.get("turn") == seat.index or seat.index in view.get("to_act", ()) else playing).append(entry)
-    invitations = [{"seat": s, "match": s.match, "invited_by": s.match.created_by.get_username()
-                    if s.match.created_by else None,
-                    "others": [o.display_name for o in s.match.seats.select_related("user").order_by("index")
-                               if o.pk != s.pk]} for s in waiting_seats(user)]
+def waits_for(user, *, now=None) -> dict:
+    """The home page's "what waits for you": invitations and seats to take (with their terms: game,
+    options, seats and who holds them, clock), matches where it is the person's turn (with their
+    opponents, the clock and the age of the last move, newest first; those idle for weeks with no
+    clock folded into ``older``), their tournaments' current round, their other running matches,
+    the matches they sit at that wait for other people (``awaiting``), and recent results."""
+    now = now or timezone.now()
+    running = list(Seat.objects.filter(user=user, stand_in="", match__status=Match.Status.RUNNING)
+                   .select_related("match").order_by("-match__moved_at", "-match_id")[:50])
+    waiting = waiting_seats(user)
+    asked = list(Seat.objects.filter(user=user, status=Seat.Status.JOINED, match__status=Match.Status.WAITING)
+                 .select_related("match").order_by("match__created_at"))
+    tables: dict[int, list] = {}
+    for other in (Seat.objects.filter(match_id__in=[s.match_id for s in running + waiting + asked])
+                  .select_related("user").order_by("match_id", "index")):
+        tables.setdefault(other.match_id, []).append(other)
+    bot_ids = bot_accounts(o.user_id for table in tables.values() for o in table)
+
+    def opponents(seat) -> list[dict]:
+        return [{"name": o.display_name, "bot": bool(o.bot) or o.user_id in bot_ids}
+                for o in tables.get(seat.match_id, ()) if o.index != seat.index]
+
+    your_turn, older, playing = [], [], []
+    for seat in running:
+        match = seat.match
+        view = registry.get(match.game).view(store.load_state(match), None)
+        entry = {"match": match, "seat": seat.index, "deadline": seat.deadline, "clock": clock_words(match.clock),
+                 "opponents": opponents(seat), "moved_at": match.moved_at,
+                 "age": duration_words((now - match.moved_at).total_seconds(), parts=1)
+                 if now - match.moved_at >= timedelta(minutes=1) else None}
+        if view.get("turn") == seat.index or seat.index in view.get("to_act", ()):
+            idle = not match.clock and match.moved_at < now - IDLE_AFTER
+            (older if idle else your_turn).append(entry)
+        else:
+            playing.append(entry)
+    invitations = []
+    for seat in waiting:
+        match = seat.match
+        inviter = match.created_by if seat.status == Seat.Status.INVITED else None
+        invitations.append({
+            "seat": seat, "match": match, "terms": match_terms(match),
+            "invited_by": inviter.get_username() if inviter is not None and inviter.pk != user.pk else None,
+            "seats": _seat_rows(tables.get(match.pk, ()), user, bot_ids=bot_ids),
+            "context": next((c for c in (provider(match) for provider in MATCH_CONTEXT) if c), None)})
+    awaiting = [{"match": seat.match, "waiting_for": [o.display_name for o in tables.get(seat.match_id, ())
+                                                      if o.status in (Seat.Status.INVITED, Seat.Status.SEATED)]}
+                for seat in asked]
     results = []
     for seat in (Seat.objects.filter(user=user, match__status=Match.Status.FINISHED).select_related("match")
                  .order_by("-match__finished_at")[:8]):
@@ -107,5 +183,19 @@ def waits_for(user) -> dict:
         place = next((i + 1 for i, group in enumerate(ranking) if seat.index in group), None)
         results.append({"match": seat.match, "place": place, "of": sum(len(g) for g in ranking)})
     sections = [section for provider in HOME_SECTIONS for section in provider(user)]
-    return {"your_turn": your_turn, "playing": playing, "invitations": invitations, "results": results,
-            "sections": sections}
+    return {"your_turn": your_turn, "older": older, "playing": playing, "invitations": invitations,
+            "awaiting": awaiting, "results": results, "sections": sections,
+            "nothing": not (your_turn or older or playing or invitations or awaiting or sections)}
+
+
+def waits_version(user) -> str:
+    """A fingerprint of what waits for a person, cheap to compute: it changes when an invitation or a
+    seat to take comes or goes, a match they sit in moves, starts or ends, or their tournaments'
+    current rounds change. The home page's poll sends the one it shows and gets "nothing new" while
+    it is the same."""
+    seats = list(Seat.objects.filter(user=user, match__status__in=[Match.Status.WAITING, Match.Status.RUNNING])
+                 .order_by("match_id").values_list("match_id", "status", "stand_in", "match__status",
+                                                    "match__last_seq"))
+    sections = [section for provider in HOME_SECTIONS for section in provider(user)]
+    text = json.dumps([get_language(), seats, sections], default=str, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
