@@ -86,15 +86,18 @@ def record_text(match: Match) -> str:
     tags.append(("Verify", f"python -m engine.verify match-{match.pk}.json"))
     lines = ['[{} "{}"]'.format(key, str(value).replace("\\", "\\\\").replace('"', '\\"')) for key, value in tags]
     round_no = 0
+    context = words.EventContext()  # a resignation after timeouts, Karuselis builds by their cards
     for e in record["events"]:
         payload = e["payload"]
+        if e.get("move") is not None:
+            context.move_started(e["seat"])
         number = payload.get("round") if payload["type"] in ("round_dealt", "cards_dealt", "deal_started") else None
         if number is None and payload["type"] in ("cards_dealt",) and round_no == 0:
             number = 1
         if number is not None and number != round_no:
             round_no = number
             lines += ["", f"Round {round_no}"]
-        sentence = words.event_words(match.game, payload, names)
+        sentence = words.event_words(match.game, payload, names, context)
         if sentence:
             lines.append(f"{e['seq']:>5}. {sentence}")
     return "\n".join(lines) + "\n"

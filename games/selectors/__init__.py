@@ -15,10 +15,11 @@ import bisect
 import json
 
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _, ngettext
 
 from engine import registry
 from games import store, words
+from games.words.terms import time_left  # noqa: F401 (the countdown's words, used by the pages)
 from games.models import GAME_LABELS, STORE_EVENTS, Event, Match, Seat
 
 #: At most this many positions are played back one by one when a poll finds several new moves.
@@ -262,6 +263,7 @@ def _build_log(game: str, groups: list[dict], names, seat, options: dict | None 
     current = None
     opts = dict(options or {})
     deal = _CardaviaDeal(names) if game == "cardavia" else None
+    context = words.EventContext()  # what a line needs from the ones before (timeouts, builds)
 
     def close_deal():
         if deal is not None and current is not None:
@@ -273,6 +275,8 @@ def _build_log(game: str, groups: list[dict], names, seat, options: dict | None 
             deal.reset()
 
     for g in groups:
+        if g["move"]:
+            context.move_started(g["seat"])
         for e in g["events"]:
             p, kind = e["payload"], e["type"]
             if kind == "match_started" and isinstance(p.get("options"), dict):
@@ -298,7 +302,7 @@ def _build_log(game: str, groups: list[dict], names, seat, options: dict | None 
                 if summary is not None:
                     current["summary"] = summary
                     g["summary"] = summary
-            text = words.event_words(game, p, names)
+            text = words.event_words(game, p, names, context)
             if text is None:
                 continue
             line = {"seq": e["seq"], "move": g["start"], "text": text, "type": kind, "seat": p.get("seat"),
@@ -403,6 +407,10 @@ def _turn(view: dict, seat: int | None, legal: list, names) -> dict:
         return {"state": "act", "text": gettext("You may act now (it is %(player)s's turn)") % {
             "player": _name(names, turn)}, "seat": turn}
     if turn is not None:
+        if turn in (view.get("resigned") or ()):
+            # the seat was given up (resigned, timed out, forfeited): a bot plays it, nobody is waited for
+            return {"state": "bot", "text": gettext("A bot plays for %(player)s") % {"player": _name(names, turn)},
+                    "seat": turn}
         if turn == seat:
             return {"state": "mine", "text": gettext("Your turn"), "seat": seat}
         return {"state": "waiting", "text": gettext("Waiting for %(player)s") % {"player": _name(names, turn)},
@@ -438,9 +446,10 @@ def _play_scores(game: str, view: dict):
 
 def _entries(game: str, view: dict, legal: list[dict], seq: int, names) -> list[dict]:
     score_of = _play_scores(game, view) if legal else None
+    table = words.EventContext.from_view(view)  # a Karuselis move names the builds it takes by their cards
     entries = []
     for m in legal:
-        label, score = words.move_words(game, m, names), score_of(m)
+        label, score = words.move_words(game, m, names, table), score_of(m)
         colour = m.get("color")
         entries.append({
             "move": m, "type": m.get("type"), "score": score,
@@ -450,6 +459,53 @@ def _entries(game: str, view: dict, legal: list[dict], seq: int, names) -> list[
             "key": "move:" + json.dumps(m, sort_keys=True),
         })
     return entries
+
+
+def _probe(game: str, code: str) -> dict | None:
+    """The move that would play hand card ``code`` alone, to ask the engine why it may not."""
+    if game in ("livol", "uno_flip"):
+        return {"type": "play", "card": code}
+    if game == "karuselis":
+        return {"type": "sweep" if code == "BR" else "trail", "card": code}
+    return None
+
+
+def _plays_card(game: str, move: dict, code: str, side: str) -> bool:
+    card = move.get("card")
+    if card is None:
+        return False
+    if game == "uno_flip" and "/" not in str(card):
+        light, _sep, dark = code.partition("/")
+        return card == (dark if side == "dark" else light)
+    return card == code
+
+
+def hand_reasons(game_name: str, state, seat: int | None, view: dict, legal: list[dict]) -> dict[str, str]:
+    """Why each hand card that no legal move plays cannot be played now, in words: the engine's own
+    refusal (``play`` on the seat's state, its ``IllegalMove`` code, through
+    ``words.illegal_move_message``) — "That card does not match the top card or the colour in force.";
+    Karuselis: "You can capture or build, so you may not put a card on the table.". Only while the seat
+    may act (else nothing on the board can be played, and the banner says why). LIVOL, UNO FLIP and
+    Karuselis; IOTA's board says it of a picked card itself; Cardavia has no cards to pick."""
+    if seat is None or not legal or state is None:
+        return {}
+    from engine import IllegalMove
+
+    game = registry.get(game_name)
+    side = view.get("side") or "light"
+    reasons: dict[str, str] = {}
+    for code in view.get("hand") or []:
+        code = str(code)
+        move = _probe(game_name, code)
+        if move is None or code in reasons or any(_plays_card(game_name, m, code, side) for m in legal):
+            continue
+        try:
+            game.play(state, seat, move)
+        except IllegalMove as exc:
+            if exc.code == "color_required":  # a Wild: the colour is not what stops it
+                continue
+            reasons[code] = words.illegal_move_message(exc.code)
+    return reasons
 
 
 # ==========================================================================
@@ -477,6 +533,22 @@ def _calling_plays(plays: list[dict], view: dict) -> list[dict]:
     return [e for e in plays if not e["move"].get("call")]
 
 
+def _with_glyph(label: str, short: str) -> str:
+    """A card button's name holds what the card shows: "Play Red Draw Two (+2)" over a visible "+2"
+    (voice control users say what they see; WCAG 2.5.3), "Play Red 7" as it is over a "7"."""
+    shown = "".join(ch for ch in str(short) if ch.isalnum())
+    return label if not shown or shown.lower() in label.lower() else f"{label} ({short})"
+
+
+def _card_buttons(hand: list[dict], short_of) -> None:
+    """Each hand card's buttons named with its glyph (``_with_glyph``)."""
+    for h in hand:
+        short = short_of(h["card"])
+        h["name"] = _with_glyph(h["card"]["name"], short)
+        for e in h["plays"] + h["calls"]:
+            e["card_label"] = _with_glyph(e["label"], short)
+
+
 def _livol_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
     open_hands = _open_hands(view, hands)
     seats = _seat_rows(view, seat, names, turn_seat, marks)
@@ -492,6 +564,7 @@ def _livol_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
         mine = [e for e in plays if e["move"].get("card") == code]
         hand.append({"card": _livol_card(code), "plays": [e for e in mine if not e["move"].get("call")],
                      "calls": [e for e in mine if e["move"].get("call")], "must": view.get("must_play") == code})
+    _card_buttons(hand, lambda c: c["short"])
     top = view.get("top")
     colour = view.get("color")
     options = view.get("options") or {}
@@ -529,6 +602,7 @@ def _uno_flip_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
                 or (e["move"].get("card") == active and "/" not in str(e["move"].get("card")))]
         hand.append({"card": c, "plays": [e for e in mine if not e["move"].get("call")],
                      "calls": [e for e in mine if e["move"].get("call")]})
+    _card_buttons(hand, lambda c: c["active"]["short"])
     top, colour = view.get("top"), view.get("color")
     return {
         "side": side, "seats": seats, "hand": hand, "others": [e for e in legal if e["type"] != "play"],
@@ -562,9 +636,12 @@ def _karuselis_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
                    and s != seat else None)
     table = view.get("table") or {}
     loose = [dict(_k_card(c), last=c == marks.get("trailed")) for c in table.get("cards") or []]
+    # a build is shown and named by its value and cards (its id stays in the markup, for the moves)
     builds = [{"id": b["id"], "value": b["value"], "owner": _name(names, b.get("owner")),
                "mine": b.get("owner") == seat, "cards": [_k_card(c) for c in b.get("cards") or []],
+               "card_names": " ".join(words.card_name("karuselis", c) for c in b.get("cards") or []),
                "last": b["id"] == marks.get("build")} for b in table.get("builds") or []]
+    by_id = {b["id"]: b for b in builds}
     captured = None
     if marks.get("captured"):
         cap = marks["captured"]
@@ -574,9 +651,9 @@ def _karuselis_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
     for e in legal:
         m = e["move"]
         take = [x for g in m.get("groups") or [] for x in g] + list(m.get("onto") or [])
-        groups = [[_k_card(x) if not str(x).startswith("b") else {"build": x} for x in g]
+        groups = [[_k_card(x) if x not in by_id else {"build": by_id[x]} for x in g]
                   for g in m.get("groups") or []]
-        onto = [_k_card(x) if not str(x).startswith("b") else {"build": x} for x in m.get("onto") or []]
+        onto = [_k_card(x) if x not in by_id else {"build": by_id[x]} for x in m.get("onto") or []]
         moves.append(dict(e, card=_k_card(m["card"]) if m.get("card") else None, take=" ".join(take),
                           groups=groups, onto=onto, value=m.get("value")))
     return {
@@ -604,13 +681,17 @@ def _iota_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
     grid = []
     for c in view.get("grid") or []:
         cand = c.get("candidates")
-        grid.append({"card": _iota_card(c["card"]), "x": c["x"], "y": c["y"], "col": c["x"] + layout["dx"],
-                     "row": c["y"] + layout["dy"], "last": (c["x"], c["y"]) in last_cells,
+        grid.append({"card": _iota_card(c["card"]), "x": c["x"], "y": c["y"], "col": c["x"] + layout["dx"] + 1,
+                     "row": c["y"] + layout["dy"] + 1, "last": (c["x"], c["y"]) in last_cells,
                      "candidates": len(cand) if cand is not None else None,
                      "candidate_names": ", ".join(words.card_name("iota", k) for k in cand[:8]) if cand else ""})
     last = view.get("last_play")
+    # the grid's edges carry its coordinates (x along the top, y down the side), as the log and the
+    # cells' names give places "(x, y)": a column and a row of labels before the cells
+    axis_x = [{"n": col - layout["dx"], "col": col + 1} for col in range(1, layout["cols"] + 1)]
+    axis_y = [{"n": row - layout["dy"], "row": row + 1} for row in range(1, layout["rows"] + 1)]
     return {
-        "seats": seats, "grid": grid, "layout": layout,
+        "seats": seats, "grid": grid, "layout": layout, "axis_x": axis_x, "axis_y": axis_y,
         "hand": [_iota_card(c) for c in view.get("hand") or []],
         "plays": [{"move": e["move"], "label": e["label"], "score": e["score"]} for e in legal if e["type"] == "play"],
         "passes": [e for e in legal if e["type"] == "pass"],
@@ -665,12 +746,19 @@ BOARDS = {"livol": _livol_board, "uno_flip": _uno_flip_board, "karuselis": _karu
 
 
 def board_for(game: str, view: dict, seat: int | None, legal: list[dict], names, group: dict | None = None,
-              hands=None) -> dict:
+              hands=None, reasons: dict | None = None) -> dict:
     """One game's board, ready to draw: ``view`` made into named cards and seat rows, ``legal``
-    (``_entries``) attached to the cards they play, and the last move (``group``) marked."""
+    (``_entries``) attached to the cards they play, the last move (``group``) marked, and each hand
+    card that cannot be played now with its ``reason`` (``hand_reasons``)."""
     marks = _marks(game, group)
     turn = view.get("turn") if not view.get("over") else None
-    return BOARDS[game](view, seat, legal, names, marks, hands, turn)
+    board = BOARDS[game](view, seat, legal, names, marks, hands, turn)
+    if reasons:
+        for h in board.get("hand") or []:
+            card = h.get("card", h) if isinstance(h, dict) else None
+            if isinstance(card, dict):
+                h["reason"] = reasons.get(card.get("code"), "")
+    return board
 
 
 # ==========================================================================
@@ -710,14 +798,15 @@ def _result(view: dict, names) -> list[dict] | None:
     return out
 
 
-def _position(match: Match, game, view: dict, seat, names, group, groups, legal, seq: int, live: bool) -> dict:
+def _position(match: Match, game, view: dict, seat, names, group, groups, legal, seq: int, live: bool,
+              reasons: dict | None = None) -> dict:
     entries = _entries(match.game, view, legal, seq, names) if live else []
     turn = _turn(view, seat, entries, names)
     return {
         "seq": seq,
         "view": view,
         "legal": entries,
-        "b": board_for(match.game, view, seat, entries, names, group),
+        "b": board_for(match.game, view, seat, entries, names, group, reasons=reasons),
         "turn": turn,
         "last": _last(group, names),
         "summary": _recent_summary(groups, seq, seat),
@@ -725,6 +814,27 @@ def _position(match: Match, game, view: dict, seat, names, group, groups, legal,
         "from": group["start"] if group else seq,
         "result": _result(view, names),
     }
+
+
+#: At most this many moves since a page's position are read out (the newest; the rest are counted).
+MAX_NEWS = 12
+
+
+def _news(visible: list[dict], since: int, seat: int | None, names) -> list[str]:
+    """What the page's live region reads out when a board arrives: every move since the page's own
+    position (``since``) other than the seat's own, one short sentence each (the move itself, its
+    consequences are in the log), oldest first."""
+    said = []
+    for g in visible:
+        if g["start"] > since and not (seat is not None and g["seat"] == seat):
+            last = _last(g, names)
+            if last and last["lines"]:
+                said.append(last["lines"][0])
+    if len(said) > MAX_NEWS:
+        n = len(said) - MAX_NEWS
+        said = [ngettext("%(n)d earlier move is in the log", "%(n)d earlier moves are in the log", n) % {"n": n}] + \
+            said[-MAX_NEWS:]
+    return said
 
 
 def match_board(match: Match, seat: int | None, since: int | None = None) -> dict:
@@ -747,13 +857,17 @@ def match_board(match: Match, seat: int | None, since: int | None = None) -> dic
                          "text": gettext("This match never started.") if match.has_ended
                          else gettext("Waiting for the players to take their seats")}}
     view = game.view(state, seat)
-    legal = game.legal_moves(state, seat) if seat is not None and match.is_running else []
+    # a seat given up is played by a bot: its person is offered no moves
+    legal = game.legal_moves(state, seat) if seat is not None and match.is_running \
+        and seat not in (view.get("resigned") or ()) else []
     visible = [g for g in groups if g["lines"]]
     latest = visible[-1] if visible else None
     context = {"match": match, "game": match.game, "game_name": GAME_LABELS.get(match.game, match.game),
-               "seat": seat, "players": names, "log": log, "frames": [], "hands": None}
-    context.update(_position(match, game, view, seat, names, latest, groups, legal, match.last_seq, live=True))
+               "seat": seat, "players": names, "log": log, "frames": [], "hands": None, "news": []}
+    context.update(_position(match, game, view, seat, names, latest, groups, legal, match.last_seq, live=True,
+                             reasons=hand_reasons(match.game, state, seat, view, legal)))
     if since is not None and 0 <= since < match.last_seq:
+        context["news"] = _news(visible, since, seat, names)
         later = [g for g in visible if g["start"] > since][-MAX_FRAMES:]
         frames = later[:-1] if later and later[-1] is latest else later
         if frames:
@@ -788,11 +902,27 @@ def replay_positions(match: Match) -> list[dict]:
     return positions
 
 
+def round_steps(match: Match, positions: list[dict]) -> list[int]:
+    """The replay steps where a round begins (its cards dealt), first to last (step 0 always)."""
+    starts = Event.objects.filter(match=match, type__in=ROUND_STARTS.get(match.game, ())).order_by("seq") \
+        .values_list("seq", flat=True)
+    ends = [p["seq"] for p in positions]
+    steps = {0}
+    for seq in starts:
+        i = bisect.bisect_left(ends, seq)
+        if i < len(positions):
+            steps.add(i)
+    return sorted(steps)
+
+
 def replay_frame(match: Match, step: int) -> dict:
     """One replay step of a finished match: the table and every hand at that point, the move
-    that led there in words, and the log up to it (the match is over: every event is public)."""
+    that led there in words, and the log up to it (the match is over: every event is public);
+    ``round_back`` / ``round_forward``: the steps PageUp and PageDown go to (the start of this round,
+    or of the one before; the start of the next round, or the end)."""
     positions = replay_positions(match)
     step = max(0, min(step, len(positions) - 1))
+    rounds = round_steps(match, positions)
     position = positions[step]
     game = registry.get(match.game)
     names = players(match)
@@ -805,13 +935,21 @@ def replay_frame(match: Match, step: int) -> dict:
     groups = _groups(match, upto, position["seq"], [(p["start"], p["seat"]) for p in positions[1:step + 1]])
     log = _fold_old_rounds(_build_log(match.game, groups, names, None, match.options))
     group = groups[-1] if groups and groups[-1]["end"] == position["seq"] else None
-    label = words.move_words(match.game, position["move"], names) if position["move"] else ""
+    label = ""
+    if position["move"]:
+        table = words.EventContext()  # the table before the move: the builds it takes, named by their cards
+        for e in upto:
+            if e["seq"] < position["start"]:
+                table.see(e["payload"])
+        label = words.move_words(match.game, position["move"], names, table)
     return {
         "match": match,
         "game": match.game,
         "game_name": GAME_LABELS.get(match.game, match.game),
         "step": step,
         "last_step": len(positions) - 1,
+        "round_back": max((i for i in rounds if i < step), default=0),
+        "round_forward": min((i for i in rounds if i > step), default=len(positions) - 1),
         "position": position,
         "mover": _name(names, position["seat"]),
         "move_label": label,
@@ -831,12 +969,42 @@ def replay_frame(match: Match, step: int) -> dict:
 
 
 def audit_events(match: Match, seat: int | None) -> list[dict]:
-    """The audit page's event table: the seat's feed with each event in words."""
+    """The audit page's event table: the seat's feed with each event in words (as the log says it)
+    and its data as the record has it (JSON)."""
     names = players(match)
+    starts = move_starts(match)
+    context, i = words.EventContext(), 0
     out = []
     for e in events_for_seat(match, seat, limit=LOG_LIMIT):
-        out.append(dict(e, words=words.event_words(match.game, e["payload"], names) or ""))
+        while i < len(starts) and starts[i][0] <= e["seq"]:
+            context.move_started(starts[i][1])
+            i += 1
+        out.append(dict(e, words=words.event_words(match.game, e["payload"], names, context) or "",
+                        json=json.dumps(e["payload"], ensure_ascii=False)))
     return out
+
+
+def turn_clock(match: Match, people: dict) -> dict | None:
+    """The countdown of the seat to act, for the turn banner (``people``: ``match_people``): its
+    deadline, the time left in words as the server sees it now, the move's allowance (the banner
+    turns amber under 30% of it, red under 10 seconds or 10%) and whose it is; None without a clock
+    or a deadline."""
+    from django.utils import timezone
+
+    if not match.clock or not match.is_running:
+        return None
+    row = next((s for s in people.get("seats") or [] if s.get("is_turn") and s.get("deadline")), None)
+    if row is None:
+        return None
+    left = (row["deadline"] - timezone.now()).total_seconds()
+    allowance = match.clock["move_days"] * 86400 if "move_days" in match.clock else match.clock.get("move_seconds", 60)
+    level = "ok"
+    if left < max(10, allowance * 0.1):
+        level = "urgent"
+    elif left < allowance * 0.3:
+        level = "low"
+    return {"deadline": row["deadline"].isoformat(), "text": time_left(left), "allowance": allowance,
+            "level": level, "name": row["name"], "mine": row.get("is_me", False)}
 
 
 # ==========================================================================

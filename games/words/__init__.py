@@ -10,14 +10,18 @@ caller gets it in whatever language is active (``translation.override``).
   "12" → "XII".
 - ``card_short(game, code)`` — what a card face shows ("7", "⊘", "⇄", "+2").
 - ``colour_name(game, letter)`` — "R" → "Red" (a colour named after a Wild).
-- ``event_words(game, event, names)`` — one line for one event *as a seat received
-  it* (after ``engine.redact``; after the match, the raw event), or None for the
+- ``event_words(game, event, names, context=None)`` — one line for one event *as a seat
+  received it* (after ``engine.redact``; after the match, the raw event), or None for the
   events listed in ``SILENT[game]``. ``names[seat]`` are the seats' display names.
   The store's own events (``store.WORDS``) and ``seat_resigned`` work for every game.
+  ``context`` (an ``EventContext``, fed the seat's events in order) lets a line say what
+  the events before it mean: a resignation after timeouts is not a Resign pressed, and a
+  Karuselis build is named by its cards.
 - ``round_summary(game, event, names, options=None)`` — a small score table for a
   scoring event (``options``: the match's options from ``match_started``, for the
   target and IOTA's variant, which the scoring events do not carry).
-- ``move_words(game, move, names)`` — the label of a legal move ("Play Red 7").
+- ``move_words(game, move, names, context=None)`` — the label of a legal move ("Play Red 7";
+  ``context``: the builds a Karuselis move takes or raises, ``EventContext.from_view``).
 - ``illegal_move_message(code, rule=None)`` — a sentence for an ``IllegalMove`` code.
 """
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, gettext_lazy
 
 from games.words import cardavia, common, iota, karuselis, livol, store, uno_flip
+from games.words.context import EventContext
 
 GAMES = {
     "cardavia": cardavia,
@@ -66,19 +71,33 @@ def colour_name(game: str, letter) -> str:
     return _game(game).colour_name(letter)
 
 
-def event_words(game: str, event: dict, names) -> str | None:
+def event_words(game: str, event: dict, names, context: EventContext | None = None) -> str | None:
     """One sentence (or a few, " · " between them) for one event as a seat received it;
-    None for the game's ``SILENT`` events and for an event type nobody has words for."""
+    None for the game's ``SILENT`` events and for an event type nobody has words for.
+    With a ``context`` the sentence may use the events before it, and the event is noted in it."""
     if not isinstance(event, dict):
         return None
+    try:
+        return _event_words(game, event, names, context)
+    finally:
+        if context is not None:
+            context.see(event)
+
+
+def _event_words(game: str, event: dict, names, context: EventContext | None) -> str | None:
     kind = event.get("type")
     module = GAMES.get(game)
     if module is not None:
         if kind in module.SILENT:
             return None
+        fn = getattr(module, "WORDS_IN_CONTEXT", {}).get(kind) if context is not None else None
+        if fn is not None:
+            return fn(event, names, context)
         fn = module.WORDS.get(kind)
         if fn is not None:
             return fn(event, names)
+    if context is not None and kind in common.COMMON_WORDS_IN_CONTEXT:
+        return common.COMMON_WORDS_IN_CONTEXT[kind](event, names, context)
     fn = common.COMMON_WORDS.get(kind) or store.WORDS.get(kind)
     return fn(event, names) if fn is not None else None
 
@@ -95,12 +114,17 @@ def round_summary(game: str, event: dict, names, options: dict | None = None) ->
     return _game(game).round_summary(event, names, options)
 
 
-def move_words(game: str, move: dict, names) -> str:
-    """The label of a move for buttons and the replay ("Play Wild Draw Four, name Green")."""
+def move_words(game: str, move: dict, names, context: EventContext | None = None) -> str:
+    """The label of a move for buttons and the replay ("Play Wild Draw Four, name Green");
+    ``context``: what the table holds (Karuselis builds, named by their cards)."""
     if not isinstance(move, dict):
         return common.unknown_move(move, names)
     kind = move.get("type")
-    fn = _game(game).MOVES.get(kind) or common.COMMON_MOVES.get(kind)
+    module = _game(game)
+    fn = getattr(module, "MOVES_IN_CONTEXT", {}).get(kind)
+    if fn is not None:
+        return fn(move, names, context)
+    fn = module.MOVES.get(kind) or common.COMMON_MOVES.get(kind)
     return fn(move, names) if fn is not None else common.unknown_move(move, names)
 
 
@@ -183,6 +207,6 @@ def illegal_move_message(code: str, rule: str | None = None) -> str:
 
 
 __all__ = [
-    "GAMES", "SILENT", "STORE_EVENTS", "ILLEGAL_MOVE_MESSAGES", "card_name", "card_short", "colour_name",
-    "event_types", "event_words", "round_summary", "move_words", "illegal_move_message",
+    "EventContext", "GAMES", "SILENT", "STORE_EVENTS", "ILLEGAL_MOVE_MESSAGES", "card_name", "card_short",
+    "colour_name", "event_types", "event_words", "round_summary", "move_words", "illegal_move_message",
 ]

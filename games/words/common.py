@@ -71,6 +71,29 @@ def seat_resigned(event: dict, names) -> str:
     return gettext("%(player)s resigned") % {"player": name_of(names, event.get("seat"))}
 
 
+def seat_resigned_in_context(event: dict, names, context) -> str:
+    """A resignation as it happened: a Resign pressed ("janis resigned"), or a seat given up that
+    its player never gave up — after timeouts in a row, not taken in time, forfeited by the
+    organiser (``EventContext.resigned_because``)."""
+    from games.words.context import FORFEIT, NO_SHOW, TIMEOUTS
+
+    player = name_of(names, event.get("seat"))
+    because = context.resigned_because(event.get("seat")) if context is not None else None
+    if because is None:
+        return seat_resigned(event, names)
+    why, n = because
+    if why == TIMEOUTS and n > 1:
+        return ngettext("%(player)s's seat was given up after %(n)d timeout in a row",
+                        "%(player)s's seat was given up after %(n)d timeouts in a row", n) % {"player": player, "n": n}
+    if why == TIMEOUTS:
+        return gettext("%(player)s's seat was given up: the time ran out") % {"player": player}
+    if why == NO_SHOW:
+        return gettext("%(player)s's seat was given up: it was not taken in time") % {"player": player}
+    if why == FORFEIT:
+        return gettext("%(player)s's seat was given up: the organiser forfeited it") % {"player": player}
+    return seat_resigned(event, names)
+
+
 def first_place(ranking) -> list[int]:
     try:
         return list(ranking[0]) if ranking else []
@@ -113,6 +136,7 @@ def unknown_move(move: dict, names) -> str:
 
 
 COMMON_WORDS = {"seat_resigned": seat_resigned}
+COMMON_WORDS_IN_CONTEXT = {"seat_resigned": seat_resigned_in_context}
 COMMON_MOVES = {"resign": resign_move}
 
 

@@ -4,7 +4,9 @@ Card codes (rules K2): rank ``A 2 … 10 J Q K`` + suit ``S H D C`` ("7H" is 7�
 jokers ``X20 X15 X11`` ("Joker 20") and the broom ``BR`` ("Broom"; the Latvian
 rulebook's "slota" is the translators' business). Suits and numbers are not
 translated; the court and ace letters are (a Latvian deck marks them
-differently). Builds are named by the id the view gives them: "build b1".
+differently). A build is named by its value and cards, "the build of 6 (2♦ 3♠ A♣)", never by the
+id the engine gives it ("b1" is for moves, not people): an ``EventContext`` fed the events before
+knows each build's cards; without one, what the event itself says is used, else "a build".
 
 With four seats, seats 0+2 play against 1+3 (K1): a side is named by both its
 players ("anna and karlis").
@@ -70,23 +72,48 @@ def colour_name(letter) -> str:
     return str(_SUIT_NAME[letter]) if letter in _SUIT_NAME else str(letter or "")
 
 
-def build_name(build_id: str) -> str:
-    return pgettext("karuselis", "build %(build)s") % {"build": build_id}
+def value_of(code) -> int | None:
+    """A card's value for captures and builds (K3): A 1, 2–10, jokers theirs; courts and the Broom none."""
+    code = str(code)
+    if code in JOKERS:
+        return JOKERS[code]
+    rank = code[:-1]
+    if rank == "A":
+        return 1
+    return int(rank) if rank.isdigit() else None
 
 
-def item_name(code: str) -> str:
-    """A table item: a card, or a build named by its id."""
-    return card_name(code) if _is_card(code) else build_name(code)
+def build_words(value, cards) -> str:
+    """A build as people name it: "the build of 6 (2♦ 3♠ A♣)"."""
+    if cards:
+        return pgettext("karuselis", "the build of %(value)d (%(cards)s)") % {
+            "value": as_int(value), "cards": cards_text(cards)}
+    if value:
+        return pgettext("karuselis", "the build of %(value)d") % {"value": as_int(value)}
+    return pgettext("karuselis", "a build")
 
 
-def group_text(group) -> str:
-    """One capture group: its cards side by side ("3♣ 4♦"), or "build b1"."""
-    return " ".join(item_name(x) for x in group)
+def build_name(build_id, context=None) -> str:
+    """A build by its id, named by what ``context`` knows of it (its value and cards), else "a build"."""
+    known = context.build(build_id) if context is not None else None
+    if known is None:
+        return pgettext("karuselis", "a build")
+    return build_words(known.get("value"), known.get("cards"))
 
 
-def groups_text(groups) -> str:
+def item_name(code: str, context=None) -> str:
+    """A table item: a card, or a build named by its value and cards."""
+    return card_name(code) if _is_card(code) else build_name(code, context)
+
+
+def group_text(group, context=None) -> str:
+    """One capture group: its cards side by side ("3♣ 4♦"), or a build ("the build of 7 (2♦ 5♣)")."""
+    return " ".join(item_name(x, context) for x in group)
+
+
+def groups_text(groups, context=None) -> str:
     """Every group of a capture, "+" between groups ("7♥ + 3♣ 4♦")."""
-    return " + ".join(group_text(g) for g in groups)
+    return " + ".join(group_text(g, context) for g in groups)
 
 
 def cards_text(codes) -> str:
@@ -164,17 +191,19 @@ def _build_cards(groups, cards) -> list[str] | None:
     return rest or None
 
 
-def _cards_captured(e, names):
+def _cards_captured(e, names, context=None):
     groups = e.get("groups") or []
     args = {"player": name_of(names, e.get("seat")), "card": card_name(e.get("card", ""))}
-    inside = _build_cards(groups, e.get("cards"))
+    builds = [x for g in groups for x in g if not _is_card(x)]
+    known = context is not None and all(context.build(x) is not None for x in builds)
+    inside = None if known else _build_cards(groups, e.get("cards"))
     if inside is not None:
         args["groups"] = " + ".join(
-            pgettext("karuselis", "build %(build)s (%(cards)s)") % {"build": g[0], "cards": cards_text(inside)}
+            build_words(value_of(e.get("card", "")), inside)
             if len(g) == 1 and not _is_card(g[0]) else group_text(g) for g in groups)
         return pgettext("karuselis", "%(player)s captured %(groups)s with %(card)s") % args
-    args["groups"] = groups_text(groups)
-    if any(not _is_card(x) for g in groups for x in g):
+    args["groups"] = groups_text(groups, context)
+    if builds and not known:
         n = len(e.get("cards") or [])
         return npgettext("karuselis", "%(player)s captured %(groups)s with %(card)s, taking %(count)d card",
                          "%(player)s captured %(groups)s with %(card)s, taking %(count)d cards", n) % {
@@ -182,12 +211,14 @@ def _cards_captured(e, names):
     return pgettext("karuselis", "%(player)s captured %(groups)s with %(card)s") % args
 
 
-def _build_made(e, names):
+def _build_made(e, names, context=None):
     args = {"player": name_of(names, e.get("seat")), "card": card_name(e.get("card", "")),
-            "value": as_int(e.get("value")), "build": e.get("build", ""), "cards": cards_text(e.get("onto") or [])}
+            "value": as_int(e.get("value"))}
     if e.get("raised"):
-        return pgettext("karuselis", "%(player)s raised build %(build)s to %(value)d with %(card)s") % args
-    return pgettext("karuselis", "%(player)s built %(value)d on %(cards)s with %(card)s: build %(build)s") % args
+        args["build"] = build_name(e.get("build", ""), context)
+        return pgettext("karuselis", "%(player)s raised %(build)s to %(value)d with %(card)s") % args
+    args["cards"] = cards_text(e.get("onto") or [])
+    return pgettext("karuselis", "%(player)s built %(value)d on %(cards)s with %(card)s") % args
 
 
 def _card_trailed(e, names):
@@ -248,12 +279,18 @@ def _match_ended(e, names):
     return match_winners_with_points(e, names)
 
 
+#: The sentences that name builds: with an ``EventContext``, by what the events before said of them.
+WORDS_IN_CONTEXT = {
+    "cards_captured": _cards_captured,
+    "build_made": _build_made,
+}
+
 WORDS = {
     "match_started": _match_started,
     "round_dealt": _round_dealt,
     "cards_dealt": _cards_dealt,
-    "cards_captured": _cards_captured,
-    "build_made": _build_made,
+    "cards_captured": lambda e, names: _cards_captured(e, names),
+    "build_made": lambda e, names: _build_made(e, names),
     "card_trailed": _card_trailed,
     "table_swept": _table_swept,
     "table_collected": _table_collected,
@@ -293,24 +330,30 @@ def round_summary(e, names, options=None):
 # Moves
 # --------------------------------------------------------------------------
 
-def _capture(m, names):
+def _capture(m, names, context=None):
     return pgettext("karuselis move", "Capture %(groups)s with %(card)s") % {
-        "groups": groups_text(m.get("groups") or []), "card": card_name(str(m.get("card", "")))}
+        "groups": groups_text(m.get("groups") or [], context), "card": card_name(str(m.get("card", "")))}
 
 
-def _build(m, names):
+def _build(m, names, context=None):
     onto = [str(x) for x in m.get("onto") or []]
     args = {"card": card_name(str(m.get("card", ""))), "value": as_int(m.get("value"))}
     if len(onto) == 1 and not _is_card(onto[0]):
-        args["build"] = onto[0]
-        return pgettext("karuselis move", "Raise build %(build)s to %(value)d with %(card)s") % args
+        args["build"] = build_name(onto[0], context)
+        return pgettext("karuselis move", "Raise %(build)s to %(value)d with %(card)s") % args
     args["cards"] = cards_text(onto)
     return pgettext("karuselis move", "Build %(value)d on %(cards)s with %(card)s") % args
 
 
-MOVES = {
+#: The labels that name builds: by their cards, from the table's builds (``EventContext.from_view``).
+MOVES_IN_CONTEXT = {
     "capture": _capture,
     "build": _build,
+}
+
+MOVES = {
+    "capture": lambda m, names: _capture(m, names),
+    "build": lambda m, names: _build(m, names),
     "trail": lambda m, names: pgettext("karuselis move", "Trail %(card)s") % {
         "card": card_name(str(m.get("card", "")))},
     "sweep": lambda m, names: pgettext("karuselis move", "Sweep with the Broom"),

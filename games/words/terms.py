@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, npgettext
 
 from engine import registry
 
@@ -42,8 +42,8 @@ def _livol(o: dict) -> list[str]:
                else gettext("the round's winner scores the others' cards (most points win)"))
     extra = o.get("challenge_extra_penalty") or 0
     if extra:
-        out.append(ngettext("a lost challenge of a Wild Draw Four draws %(n)d more card",
-                            "a lost challenge of a Wild Draw Four draws %(n)d more cards", extra) % {"n": extra})
+        out.append(ngettext("a failed challenge of a Wild Draw Four costs %(n)d more card",
+                            "a failed challenge of a Wild Draw Four costs %(n)d more cards", extra) % {"n": extra})
     return out
 
 
@@ -104,3 +104,34 @@ def clock_kind(clock: dict | None) -> str:
     if not clock:
         return "none"
     return "correspondence" if "move_days" in clock else "live"
+
+
+def _units(unit: str, n: int) -> str:
+    if unit == "day":
+        return npgettext("time left", "%(n)d day", "%(n)d days", n) % {"n": n}
+    if unit == "hour":
+        return npgettext("time left", "%(n)d hour", "%(n)d hours", n) % {"n": n}
+    return npgettext("time left", "%(n)d minute", "%(n)d minutes", n) % {"n": n}
+
+
+def duration_words(seconds: float, parts: int = 2) -> str:
+    """A length of time in the site's own words, largest unit first ("2 days, 3 hours"; "23 hours,
+    54 minutes"; with ``parts=1`` "2 days"), at least "1 minute": the countdowns' units, so that every
+    language says them (Django's own ``timesince`` units are missing in Lithuanian)."""
+    s = max(0, int(seconds))
+    days, hours, minutes = s // 86400, s % 86400 // 3600, max(1, s % 3600 // 60) if s < 3600 else s % 3600 // 60
+    units = [("day", days), ("hour", hours), ("minute", minutes)]
+    first = next(i for i, (_unit, n) in enumerate(units) if n or i == 2)
+    shown = [(u, n) for u, n in units[first:first + parts] if n]
+    return ", ".join(_units(u, n) for u, n in shown)
+
+
+def time_left(seconds: float) -> str:
+    """A countdown as the turn banner shows it before its script ticks: "0:45", "12:05" under an
+    hour; beyond, "23 hours, 54 minutes", "2 days, 3 hours"; never "0 minutes". static/js/table.js
+    then says the same with ``Intl.NumberFormat``'s units in the page's language (CLDR's words: the
+    catalogues translate these units as CLDR does, so the text does not change when the script starts)."""
+    s = max(0, int(seconds))
+    if s < 3600:
+        return "%d:%02d" % (s // 60, s % 60)
+    return duration_words(s)

@@ -1,6 +1,8 @@
 /* IOTA: pick hand cards and the lit cells where they may go; the play is posted only when it is
    exactly one of the legal plays ("iota-plays", each with its label in words and its score).
-   Marking cards and passing puts them under the stock ("iota-passes"). Cells are buttons. */
+   Marking cards and passing puts them under the stock ("iota-passes"). Cells are buttons. The grid's
+   first row and column carry the coordinates (x along the top, y down the side) that the log and the
+   cells' names use, redrawn with the lit cells. */
 (function () {
   "use strict";
 
@@ -116,18 +118,32 @@
       else if (selected) hint.textContent = msg.msgPlace;
       else hint.textContent = msg.msgPick;
     }
+    function axis(cls, attr, n, col, row) {
+      var el = document.createElement("span");
+      el.className = "axis " + cls;
+      el.setAttribute(attr, n);
+      el.setAttribute("aria-hidden", "true");
+      el.textContent = n;
+      el.style.gridColumn = col;
+      el.style.gridRow = row;
+      grid.appendChild(el);
+    }
     function layout() {
+      // the cells (and the lit targets) with one free cell around them; the coordinates along the edges
+      toArray(grid.querySelectorAll(".axis")).forEach(function (el) { el.remove(); });
       var cells = toArray(grid.children);
       var xs = cells.map(function (el) { return +el.dataset.x; });
       var ys = cells.map(function (el) { return +el.dataset.y; });
       var x0 = Math.min.apply(null, xs) - 1, x1 = Math.max.apply(null, xs) + 1;
       var y0 = Math.min.apply(null, ys) - 1, y1 = Math.max.apply(null, ys) + 1;
-      grid.style.gridTemplateColumns = "repeat(" + (x1 - x0 + 1) + ", var(--cell))";
-      grid.style.gridTemplateRows = "repeat(" + (y1 - y0 + 1) + ", var(--cell))";
+      grid.style.gridTemplateColumns = "var(--axis) repeat(" + (x1 - x0 + 1) + ", var(--cell))";
+      grid.style.gridTemplateRows = "var(--axis) repeat(" + (y1 - y0 + 1) + ", var(--cell))";
       cells.forEach(function (el) {
-        el.style.gridColumn = (+el.dataset.x - x0 + 1);
-        el.style.gridRow = (+el.dataset.y - y0 + 1);
+        el.style.gridColumn = (+el.dataset.x - x0 + 2);
+        el.style.gridRow = (+el.dataset.y - y0 + 2);
       });
+      for (var x = x0; x <= x1; x++) axis("ax-x", "data-axis-x", x, x - x0 + 2, 1);
+      for (var y = y0; y <= y1; y++) axis("ax-y", "data-axis-y", y, 1, y - y0 + 2);
     }
     handBtns.forEach(function (b) {
       b.addEventListener("click", function () {

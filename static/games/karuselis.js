@@ -1,6 +1,8 @@
 /* Karuselis: pick a hand card, then the table cards or builds it takes or builds on; only the
    legal moves that match the selection stay shown (all of them without this script). The pick
-   survives a poll that brings nothing new for this seat (sessionStorage, keyed by position). */
+   survives a poll that brings nothing new for this seat (sessionStorage, keyed by position).
+   A hand card with no move at all (it can neither capture nor build, and trailing is forbidden)
+   says why in the hint, the engine's reason in words (data-reason), when picked or focused. */
 (function () {
   "use strict";
   var FEW = 8, KEY = "karuselis-pick";
@@ -36,7 +38,9 @@
         el.setAttribute("aria-pressed", on ? "true" : "false");
         if (el.dataset.take) el.classList.toggle("is-reachable", !!reach[el.dataset.take]);
       });
+      var picked = pick.card ? items.filter(function (el) { return el.dataset.card === pick.card; })[0] : null;
       if (!pick.card) hint.textContent = hint.dataset.pick;
+      else if (!mine.length && picked && picked.dataset.reason) hint.textContent = picked.dataset.reason;
       else if (take && !shown.length) hint.textContent = hint.dataset.none;
       else if (shown.length < mine.length) hint.textContent = hint.dataset.many.replace("%(n)s", mine.length);
       else hint.textContent = "";
@@ -55,6 +59,12 @@
     }
 
     items.forEach(function (el) { el.addEventListener("click", function () { choose(el); }); });
+    // a card with no move says why as soon as it is focused (nothing is picked by focusing)
+    items.forEach(function (el) {
+      if (!el.dataset.reason) return;
+      el.addEventListener("focus", function () { if (!pick.card) hint.textContent = el.dataset.reason; });
+      el.addEventListener("blur", function () { if (!pick.card) hint.textContent = hint.dataset.pick; });
+    });
     refresh();
   }
 

@@ -8,9 +8,13 @@
      "Bot moves" choice, kept in localStorage.
    - Focus stays where the player was: after a swap, the button with the same data-focus key,
      else the first card of the hand.
-   - Turn changes and the last move are announced in #announcer (aria-live); the page title
-     follows the turn ("(your turn) LIVOL #12 · cardleague").
-   - Replay page: ← → step, Home / End jump to the ends.
+   - Turn changes and the moves since the page's last board (data-news: one short sentence per move,
+     else the last move) are announced in #announcer (aria-live); the page title follows the turn
+     ("(your turn) LIVOL #12 · cardleague").
+   - A hand card that cannot be played now (data-reason: the engine's reason, in words) says why where
+     the board's hint is ([data-reason-out], a live region) when it is focused or clicked; nothing is sent.
+   - Replay page: ← → step, PageUp / PageDown jump a round, Home / End jump to the ends; on arrival
+     the focus is on the board.
 */
 (function () {
   "use strict";
@@ -57,7 +61,11 @@
     if (!target) {
       var hand = live.querySelector("[data-hand]");
       if (hand) {
-        target = toArray(hand.querySelectorAll("button, summary")).filter(visible)[0] || null;
+        var cards = toArray(hand.querySelectorAll("button, summary")).filter(visible);
+        // a card that can be played, else the board's other moves (Draw, Pass), else any card (one that
+        // cannot be played says why when focused: not after every move unless it is all there is)
+        target = cards.filter(function (el) { return el.getAttribute("aria-disabled") !== "true"; })[0] ||
+                 toArray(live.querySelectorAll(".moves button.move")).filter(visible)[0] || cards[0] || null;
         if (!target) { hand.setAttribute("tabindex", "-1"); target = hand; }
       }
     }
@@ -72,7 +80,7 @@
     if (board.dataset.title) document.title = board.dataset.title;
     var region = document.getElementById("announcer");
     if (!region) return;
-    var text = [board.dataset.last, board.dataset.turn].filter(Boolean).join(". ");
+    var text = [board.dataset.news || board.dataset.last, board.dataset.turn].filter(Boolean).join(". ");
     if (text && text !== announced) {
       announced = text;
       region.textContent = text;
@@ -203,6 +211,27 @@
     }
   });
 
+  // A move does not scroll the page: while #board's content is swapped it keeps its height (an empty
+  // board for a moment would shorten the page and pull the scroll position up), and the position
+  // the player had is put back after the swap.
+  var keptScroll = null;
+
+  function holdHeight(target) {
+    keptScroll = window.scrollY;
+    target.style.minHeight = target.offsetHeight + "px";
+  }
+
+  function releaseHeight(target) {
+    target.style.minHeight = "";
+    if (keptScroll !== null && window.scrollY !== keptScroll) window.scrollTo(window.scrollX, keptScroll);
+    keptScroll = null;
+  }
+
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var target = ev.detail && ev.detail.target;
+    if (target && (target.id === "board" || target.id === "replay") && keptScroll !== null) releaseHeight(target);
+  });
+
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var target = ev.detail && ev.detail.target;
     if (!target || (target.id !== "board" && target.id !== "replay")) return;
@@ -225,7 +254,23 @@
     var body = target.querySelector(".log-body");
     logScroll = playback && target.contains(playback.stage) ? playback.scroll : (body ? body.scrollTop : 0);
     if (playback && target.contains(playback.stage)) finish(playback, true);  // the new board takes over
+    holdHeight(target);
   });
+
+  /* ---------------------------------------------------------------- why a card cannot be played */
+
+  function explain(ev) {
+    var card = ev.target && ev.target.closest ? ev.target.closest("[data-reason]") : null;
+    if (!card || !card.getAttribute("data-reason")) return;
+    var board = card.closest(".board");
+    var out = board ? board.querySelector("[data-reason-out]") : null;
+    if (!out) return;
+    if (ev.type === "click") ev.preventDefault();
+    out.hidden = false;
+    out.textContent = card.getAttribute("data-reason");
+  }
+  document.addEventListener("focusin", explain);
+  document.addEventListener("click", explain);
 
   /* ---------------------------------------------------------------- replay keys */
 
@@ -242,7 +287,15 @@
     if (!button.disabled && url && window.htmx) window.htmx.ajax("GET", url, { target: "#replay", source: button });
   });
 
+  var replayArrived = false;
+
   function setupReplay(root) {
+    if (!replayArrived) {
+      // on arrival the focus is on the board: the keys work at once, and a screen reader starts there
+      replayArrived = true;
+      var board = root.querySelector(".board.replay");
+      if (board && !pendingFocus) { board.focus({ preventScroll: true }); return; }
+    }
     if (!pendingFocus) return;
     var wanted = pendingFocus;
     pendingFocus = null;

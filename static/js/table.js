@@ -4,8 +4,11 @@
      starting one) gets, as it is sent, 16 random bytes from this browser (crypto.getRandomValues)
      in its "entropy" field, as 32 hex digits. The server cannot foresee them; without script the
      field stays empty and the server contributes for the seat (the record says so).
-   - Clocks: an element with data-deadline (ISO time) counts down to it, "m:ss" (or days and hours
-     for correspondence), marked .low in the last 10 seconds and .over after it.
+   - Clocks: an element with data-deadline (ISO time) counts down to it, "m:ss" under an hour, else
+     days and hours or hours and minutes in the page's language (Intl.NumberFormat's units, with
+     <html lang>: "23 часа, 54 минуты"; the server renders the same words first), marked .low in the
+     last 10 seconds and .over after it. With data-allowance (the move's seconds), the turn banner's
+     clock (.turn-clock) turns amber under 30% of it and red under 10 seconds or 10%.
    - Confirmations: a button with data-confirm-open reveals its form's hidden confirmation.
 */
 (function () {
@@ -25,12 +28,26 @@
     field.value = hex(window.crypto.getRandomValues(new Uint8Array(16)));
   }, true);
 
+  var LANG = document.documentElement.getAttribute("lang") || "en";
+  var units = {};
+
+  function unit(name, n) {
+    try {
+      if (!units[name]) units[name] = new Intl.NumberFormat(LANG, { style: "unit", unit: name, unitDisplay: "long" });
+      return units[name].format(n);
+    } catch (e) {
+      return n + name.charAt(0);  // no Intl units in this browser: "23h"
+    }
+  }
+
   function left(ms) {
     if (ms <= 0) return "0:00";
     var s = Math.floor(ms / 1000);
-    if (s >= 86400) return Math.floor(s / 86400) + "d " + Math.floor((s % 86400) / 3600) + "h";
-    if (s >= 3600) return Math.floor(s / 3600) + "h " + ("0" + Math.floor((s % 3600) / 60)).slice(-2) + "m";
-    return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2);
+    var parts;
+    if (s >= 86400) parts = [unit("day", Math.floor(s / 86400)), Math.floor((s % 86400) / 3600) && unit("hour", Math.floor((s % 86400) / 3600))];
+    else if (s >= 3600) parts = [unit("hour", Math.floor(s / 3600)), Math.floor((s % 3600) / 60) && unit("minute", Math.floor((s % 3600) / 60))];
+    else return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2);
+    return parts.filter(Boolean).join(", ");
   }
 
   function tick() {
@@ -43,6 +60,12 @@
       if (el.textContent !== text) el.textContent = text;
       el.classList.toggle("low", ms > 0 && ms < 10000);
       el.classList.toggle("over", ms <= 0);
+      var allowance = parseFloat(el.getAttribute("data-allowance") || "");
+      var banner = el.closest(".turn-clock");
+      if (banner && allowance > 0) {
+        var level = ms < Math.max(10, allowance * 0.1) * 1000 ? "urgent" : ms < allowance * 300 ? "low" : "ok";
+        ["ok", "low", "urgent"].forEach(function (l) { banner.classList.toggle("clock-" + l, l === level); });
+      }
     });
   }
 
