@@ -172,7 +172,7 @@ def test_the_your_turn_list_shows_opponents_and_age_newest_first_and_folds_match
     assert f"/matches/{idle.pk}/" not in listed
     folded = turns[turns.index("<details"):turns.index("</details>")]
     assert f"/matches/{idle.pk}/" in folded and "1 older match" in words(folded)
-    assert "last move 3 weeks ago" in words(folded)
+    assert "last move 21 days ago" in words(folded)
 
 
 def test_a_match_with_a_clock_is_never_folded_however_old(people):
