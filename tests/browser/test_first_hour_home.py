@@ -11,9 +11,9 @@ import pytest
 
 from games.services import SeatSpec, bots_advance, match_create
 from tests.browser.conftest import CHROMIUM_ARGS, CSP_LISTENER, chromium_path
+from tests.browser.test_people_at_the_table import PASSWORD, sign_in
 from tests.conftest import need
 
-PASSWORD = "first-hour-pass-7"
 SHOTS = Path("var/screenshots")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -42,14 +42,6 @@ def chromium(monkeypatch):
         yield page_of
         browser.close()
         assert problems == []
-
-
-def sign_in(page, base: str, username: str):
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def people(django_user_model):
