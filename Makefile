@@ -19,7 +19,8 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # Compiled translation catalogues (.mo), with polib: pure Python, no GNU gettext needed.
-$(VENV)/.messages: $(VENV)/.installed $(wildcard locale/*/LC_MESSAGES/django.po)
+$(VENV)/.messages: $(VENV)/.installed $(wildcard locale/*/LC_MESSAGES/django.po) \
+		$(wildcard locale/thirdparty/*/LC_MESSAGES/*.po)
 	$(PY) manage.py messages_compile -v 0
 	touch $@
 

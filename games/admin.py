@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext_lazy as _, ngettext
+from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from games import services, store
 from games.errors import DomainError
@@ -127,7 +127,7 @@ class MatchAdmin(NoHiddenLookups, admin.ModelAdmin):
                    "seats": match.seats.select_related("user").order_by("index"), "title": _("Award the match")}
         return TemplateResponse(request, "admin/games/match/award.html", context)
 
-    @admin.display(description=_("seed"))
+    @admin.display(description=pgettext_lazy("match secret", "seed"))
     def revealed_seed(self, obj):
         return obj.seed if revealed(obj) else HIDDEN_UNTIL_THE_END
 

@@ -119,7 +119,7 @@ class Seat(models.Model):
                              related_name="seats", verbose_name=_("player"))
     bot = models.CharField(_("bot policy"), max_length=32, blank=True,
                            help_text=_("Empty for a person; e.g. random or greedy for a bot."))
-    name = models.CharField(_("name"), max_length=80, blank=True)
+    name = models.CharField(pgettext_lazy("the name of a person or a bot", "name"), max_length=80, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.JOINED)
     stand_in = models.CharField(_("played by a bot"), max_length=32, blank=True,
                                 help_text=_("The bot policy playing a resigned or abandoned person's seat."))

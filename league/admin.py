@@ -35,7 +35,7 @@ from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.text import capfirst, slugify
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from games.errors import DomainError
 from games.forms import CLOCK_CHOICES, CLOCKS, clock_preset
@@ -468,7 +468,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     running_fieldsets = [
         (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel")}),
         (_("Standings"), {"fields": ("standings_panel",)}),
-        (_("Rounds"), {"fields": ("rounds_panel",)}),
+        (pgettext_lazy("a round of a tournament", "Rounds"), {"fields": ("rounds_panel",)}),
     ]
 
     def get_fieldsets(self, request, obj=None):
@@ -496,8 +496,10 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     def progress(self, obj):
         p = selectors.tournament_progress(obj)
         if not p["round"]:
-            return _("%(n)s entrants") % {"n": obj.entrants.count()}
-        return _("round %(r)s of %(R)s · %(x)s of %(y)s matches finished") % {
+            n = obj.entrants.count()
+            return ngettext("%(n)s entrant", "%(n)s entrants", n) % {"n": n}
+        return ngettext("round %(r)s of %(R)s · %(x)s of %(y)s match finished",
+                        "round %(r)s of %(R)s · %(x)s of %(y)s matches finished", p["total"]) % {
             "r": p["round"], "R": p["rounds"], "x": p["finished"], "y": p["total"]}
 
     @admin.display(description=_("pages"))
@@ -532,16 +534,17 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
 
     @admin.display(description=_("entries"))
     def entries_panel(self, obj):
+        n = obj.entrants.count()
         if obj.status != Tournament.Status.DRAFT:
-            return _("%(n)s entrants; entries are closed.") % {"n": obj.entrants.count()}
-        return format_html('{} · <a href="{}">{}</a>', _("%(n)s entrants") % {"n": obj.entrants.count()},
+            return ngettext("%(n)s entrant; entries are closed.", "%(n)s entrants; entries are closed.", n) % {"n": n}
+        return format_html('{} · <a href="{}">{}</a>', ngettext("%(n)s entrant", "%(n)s entrants", n) % {"n": n},
                            reverse("admin:league_tournament_add_bots", args=[obj.pk]), _("add bots…"))
 
     @admin.display(description=_("standings"))
     def standings_panel(self, obj):
         return render_to_string("league/_standings.html", {"standings": selectors.standings(obj), "admin": True})
 
-    @admin.display(description=_("rounds"))
+    @admin.display(description=pgettext_lazy("a round of a tournament", "rounds"))
     def rounds_panel(self, obj):
         return render_to_string("league/_rounds.html", {"rounds": selectors.tournament_rounds(obj), "admin": True})
 
@@ -592,7 +595,9 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             rnd = services.round_pair(tournament_id=t.pk)
             if rnd is None:
                 return _("no rounds left: the tournament has finished")
-            return _("round %(n)s paired (%(tables)s tables)") % {"n": rnd.number, "tables": rnd.tables.count()}
+            tables = rnd.tables.count()
+            return ngettext("round %(n)s paired (%(tables)s table)", "round %(n)s paired (%(tables)s tables)",
+                            tables) % {"n": rnd.number, "tables": tables}
         self._each(request, queryset, pair, "")
 
     @admin.action(permissions=["change"], description=_("Start the current round's matches"))
@@ -607,8 +612,10 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
 
     @admin.action(permissions=["change"], description=_("Record finished matches (if any were missed)"))
     def record_finished(self, request, queryset):
-        self._each(request, queryset,
-                   lambda t: _("%(n)s tables recorded") % {"n": services.tournament_sweep(tournament_id=t.pk)}, "")
+        def sweep(t):
+            n = services.tournament_sweep(tournament_id=t.pk)
+            return ngettext("%(n)s table recorded", "%(n)s tables recorded", n) % {"n": n}
+        self._each(request, queryset, sweep, "")
 
     def _csv(self, queryset, rows_of, suffix):
         """One CSV for the chosen tournaments, a leading "tournament" column naming each row's."""
@@ -696,7 +703,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             try:
                 added = services.bots_add(tournament_id=tournament.pk, count=form.cleaned_data["count"],
                                           policy=form.cleaned_data["policy"])
-                self.message_user(request, _("%(n)s bots entered.") % {"n": len(added)}, messages.SUCCESS)
+                self.message_user(request, ngettext("%(n)s bot entered.", "%(n)s bots entered.", len(added)) % {
+                    "n": len(added)}, messages.SUCCESS)
             except services.LeagueError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
             return HttpResponseRedirect(reverse("admin:league_tournament_change", args=[tournament.pk]))
@@ -791,7 +799,9 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
     def progress(self, obj):
         match_tables = obj.tables.filter(kind=Table.Kind.MATCH)
         done = match_tables.filter(folds__projection="standings").count()
-        return _("%(x)s of %(y)s matches finished") % {"x": done, "y": match_tables.count()}
+        total = match_tables.count()
+        return ngettext("%(x)s of %(y)s match finished", "%(x)s of %(y)s matches finished", total) % {
+            "x": done, "y": total}
 
     @admin.action(permissions=["change"], description=_("Start the selected rounds' matches"))
     def start(self, request, queryset):

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from engine import registry
 from games.models import BOT_CHOICES, GAME_CHOICES, GAME_LABELS, Match
@@ -73,7 +73,7 @@ class Club(models.Model):
 class PlayerProfile(models.Model):
     """Who sits at a table: a person (a user) or a bot (a policy and a strength)."""
 
-    name = models.CharField(_("name"), max_length=80, unique=True)
+    name = models.CharField(pgettext_lazy("the name of a person or a bot", "name"), max_length=80, unique=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                 related_name="player_profile", verbose_name=_("user"))
     bot_policy = models.CharField(_("bot policy"), max_length=32, blank=True,
@@ -268,7 +268,8 @@ class Tournament(models.Model):
     timeout_rule = models.CharField(_("when a deadline passes"), max_length=16, choices=Match.TimeoutRule.choices,
                                     default=Match.TimeoutRule.BOT)
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=2)
-    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True,
+    rounds = models.PositiveSmallIntegerField(pgettext_lazy("a round of a tournament", "rounds"), null=True,
+                                              blank=True,
                                               help_text=_("Swiss: how many; others: set from the entrants."))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.DRAFT,
                               db_index=True)
@@ -309,7 +310,9 @@ class Tournament(models.Model):
         if self.game:
             game = registry.get(self.game)
             if not game.MIN_SEATS <= (self.seats_per_table or 0) <= game.MAX_SEATS:
-                errors["seats_per_table"] = _("%(game)s is played by %(min)s to %(max)s seats.") % {
+                errors["seats_per_table"] = ngettext("%(game)s is played by %(min)s to %(max)s seat.",
+                                                     "%(game)s is played by %(min)s to %(max)s seats.",
+                                                     game.MAX_SEATS) % {
                     "game": GAME_LABELS.get(self.game, self.game), "min": game.MIN_SEATS, "max": game.MAX_SEATS}
             else:
                 problem = options_problem(self.game, self.options, self.seats_per_table)
@@ -330,7 +333,7 @@ class Entrant(models.Model):
                                    verbose_name=_("tournament"))
     player = models.ForeignKey(PlayerProfile, on_delete=models.PROTECT, related_name="entries",
                                verbose_name=_("player"))
-    seed = models.PositiveIntegerField(_("seed"), default=0)
+    seed = models.PositiveIntegerField(pgettext_lazy("seeding", "seed"), default=0)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
 
     class Meta:
@@ -394,7 +397,7 @@ class Round(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set",
                                    verbose_name=_("tournament"))
-    number = models.PositiveSmallIntegerField(_("round"))
+    number = models.PositiveSmallIntegerField(pgettext_lazy("a round of a tournament", "round"))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PAIRED)
     scheduled_on = models.DateField(_("scheduled on"), null=True, blank=True)
     paired_at = models.DateTimeField(_("paired"), auto_now_add=True)
@@ -402,13 +405,13 @@ class Round(models.Model):
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
     class Meta:
-        verbose_name = _("round")
-        verbose_name_plural = _("rounds")
+        verbose_name = pgettext_lazy("a round of a tournament", "round")
+        verbose_name_plural = pgettext_lazy("a round of a tournament", "rounds")
         ordering = ["tournament", "number"]
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")]
 
     def __str__(self) -> str:
-        return f"{self.tournament.name} · {_('round')} {self.number}"
+        return f"{self.tournament.name} · {pgettext_lazy('a round of a tournament', 'round')} {self.number}"
 
 
 class Table(models.Model):
@@ -416,7 +419,8 @@ class Table(models.Model):
         MATCH = "match", _("match")
         BYE = "bye", _("bye")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round"))
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables",
+                              verbose_name=pgettext_lazy("a round of a tournament", "round"))
     number = models.PositiveSmallIntegerField(_("table"))
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.MATCH)
     match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="league_table",

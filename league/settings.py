@@ -158,7 +158,11 @@ AUTHENTICATION_BACKENDS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("lv", _("Latvian")), ("lt", _("Lithuanian")),
              ("ru", _("Russian")), ("uk", _("Ukrainian"))]
-LOCALE_PATHS = [Path(os.environ.get("CARDLEAGUE_LOCALE_DIR", BASE_DIR / "locale"))]
+# The site's own catalogues first (makemessages writes them), then locale/thirdparty: the words Django, its
+# admin and django-axes leave in English in our languages (written by hand; makemessages never touches them).
+# Both win over Django's and the apps' own catalogues, so locale/thirdparty holds only what those lack (a test).
+LOCALE_DIR = Path(os.environ.get("CARDLEAGUE_LOCALE_DIR", BASE_DIR / "locale"))
+LOCALE_PATHS = [LOCALE_DIR, LOCALE_DIR / "thirdparty"]
 # The club's time zone: the default for every reader, and for e-mails and the worker. Each reader sees
 # times in their own (static/js/tz.js keeps the browser's zone in a cookie: ReaderTimeZoneMiddleware).
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Riga")

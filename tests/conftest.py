@@ -37,7 +37,7 @@ def _compiled_catalogues():
     """The translation catalogues compiled (``make install`` does it; a bare ``pytest`` too)."""
     from pathlib import Path
 
-    stale = [po for po in Path(__file__).resolve().parents[1].glob("locale/*/LC_MESSAGES/django.po")
+    stale = [po for po in Path(__file__).resolve().parents[1].glob("locale/**/LC_MESSAGES/*.po")
              if not po.with_suffix(".mo").exists() or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime]
     if stale:
         from django.core.management import call_command

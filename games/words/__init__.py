@@ -22,7 +22,8 @@ caller gets it in whatever language is active (``translation.override``).
   target and IOTA's variant, which the scoring events do not carry).
 - ``move_words(game, move, names, context=None)`` — the label of a legal move ("Play Red 7";
   ``context``: the builds a Karuselis move takes or raises, ``EventContext.from_view``).
-- ``illegal_move_message(code, rule=None)`` — a sentence for an ``IllegalMove`` code.
+- ``illegal_move_message(code, rule=None, href=None)`` — a sentence for an ``IllegalMove`` code
+  (with ``href``: HTML, the rule's id a link to its paragraph).
 """
 from __future__ import annotations
 
@@ -197,13 +198,20 @@ ILLEGAL_MOVE_MESSAGES = {
 GENERIC_ILLEGAL_MOVE = gettext_lazy("That move is not allowed now.")
 
 
-def illegal_move_message(code: str, rule: str | None = None) -> str:
+def illegal_move_message(code: str, rule: str | None = None, href: str | None = None) -> str:
     """A player-facing sentence for an ``IllegalMove`` code (unknown codes: a generic one),
-    with the rule's id when given ("… (rule L4)")."""
+    with the rule's id when given ("… (rule L4)"). With ``href`` (the rule's paragraph on its
+    game's rules page) the sentence is safe HTML, the same words with the id a link."""
     message = str(ILLEGAL_MOVE_MESSAGES.get(code, GENERIC_ILLEGAL_MOVE))
-    if rule:
+    if not rule:
+        return message
+    if href is None:
         return gettext("%(message)s (rule %(rule)s)") % {"message": message, "rule": rule}
-    return message
+    from django.utils.html import conditional_escape, format_html
+    from django.utils.safestring import mark_safe
+
+    return mark_safe(conditional_escape(gettext("%(message)s (rule %(rule)s)")) % {
+        "message": conditional_escape(message), "rule": format_html('<a href="{}">{}</a>', href, rule)})
 
 
 __all__ = [

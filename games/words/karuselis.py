@@ -136,11 +136,14 @@ def _match_started(e, names):
     target = as_int(options.get("target"), 120)
     seats = e.get("seats")
     if seats == 4:
-        first = pgettext("karuselis", "The match begins: %(side)s against %(other)s, the first side to "
-                                      "%(target)d points wins") % {
+        first = npgettext("karuselis", "The match begins: %(side)s against %(other)s, the first side to "
+                                       "%(target)d point wins",
+                          "The match begins: %(side)s against %(other)s, the first side to "
+                          "%(target)d points wins", target) % {
             "side": side_name(names, 0, 4), "other": side_name(names, 1, 4), "target": target}
     else:
-        first = pgettext("karuselis", "The match begins: the first to %(target)d points wins") % {"target": target}
+        first = npgettext("karuselis", "The match begins: the first to %(target)d point wins",
+                          "The match begins: the first to %(target)d points wins", target) % {"target": target}
     deck = options.get("deck")
     without = None
     if deck == "no_x20":

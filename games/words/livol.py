@@ -18,26 +18,26 @@ GAME = "livol"
 SILENT = frozenset({"turn_started"})
 
 _NUMBER = {
-    "R": pgettext_lazy("livol card", "Red %(number)s"),
-    "Y": pgettext_lazy("livol card", "Yellow %(number)s"),
-    "G": pgettext_lazy("livol card", "Green %(number)s"),
-    "B": pgettext_lazy("livol card", "Blue %(number)s"),
+    "R": pgettext_lazy("LIVOL card", "Red %(number)s"),
+    "Y": pgettext_lazy("LIVOL card", "Yellow %(number)s"),
+    "G": pgettext_lazy("LIVOL card", "Green %(number)s"),
+    "B": pgettext_lazy("LIVOL card", "Blue %(number)s"),
 }
 _ACTION = {
-    "Rskip": pgettext_lazy("livol card", "Red Skip"),
-    "Rrev": pgettext_lazy("livol card", "Red Reverse"),
-    "R+2": pgettext_lazy("livol card", "Red Draw Two"),
-    "Yskip": pgettext_lazy("livol card", "Yellow Skip"),
-    "Yrev": pgettext_lazy("livol card", "Yellow Reverse"),
-    "Y+2": pgettext_lazy("livol card", "Yellow Draw Two"),
-    "Gskip": pgettext_lazy("livol card", "Green Skip"),
-    "Grev": pgettext_lazy("livol card", "Green Reverse"),
-    "G+2": pgettext_lazy("livol card", "Green Draw Two"),
-    "Bskip": pgettext_lazy("livol card", "Blue Skip"),
-    "Brev": pgettext_lazy("livol card", "Blue Reverse"),
-    "B+2": pgettext_lazy("livol card", "Blue Draw Two"),
-    "W": pgettext_lazy("livol card", "Wild"),
-    "W+4": pgettext_lazy("livol card", "Wild Draw Four"),
+    "Rskip": pgettext_lazy("LIVOL card", "Red Skip"),
+    "Rrev": pgettext_lazy("LIVOL card", "Red Reverse"),
+    "R+2": pgettext_lazy("LIVOL card", "Red Draw Two"),
+    "Yskip": pgettext_lazy("LIVOL card", "Yellow Skip"),
+    "Yrev": pgettext_lazy("LIVOL card", "Yellow Reverse"),
+    "Y+2": pgettext_lazy("LIVOL card", "Yellow Draw Two"),
+    "Gskip": pgettext_lazy("LIVOL card", "Green Skip"),
+    "Grev": pgettext_lazy("LIVOL card", "Green Reverse"),
+    "G+2": pgettext_lazy("LIVOL card", "Green Draw Two"),
+    "Bskip": pgettext_lazy("LIVOL card", "Blue Skip"),
+    "Brev": pgettext_lazy("LIVOL card", "Blue Reverse"),
+    "B+2": pgettext_lazy("LIVOL card", "Blue Draw Two"),
+    "W": pgettext_lazy("LIVOL card", "Wild"),
+    "W+4": pgettext_lazy("LIVOL card", "Wild Draw Four"),
 }
 _COLOUR = {
     "R": pgettext_lazy("livol colour", "Red"),
@@ -83,10 +83,13 @@ def _match_started(e, names):
     options = e.get("options") or {}
     target = as_int(options.get("target"), 500)
     if options.get("variant") == "own_hand":
-        first = pgettext("livol", "The match begins: it ends when someone reaches %(target)d points, "
-                                  "and the fewest points win") % {"target": target}
+        first = npgettext("livol", "The match begins: it ends when someone reaches %(target)d point, "
+                                   "and the fewest points win",
+                          "The match begins: it ends when someone reaches %(target)d points, "
+                          "and the fewest points win", target) % {"target": target}
     else:
-        first = pgettext("livol", "The match begins: the first to %(target)d points wins") % {"target": target}
+        first = npgettext("livol", "The match begins: the first to %(target)d point wins",
+                          "The match begins: the first to %(target)d points wins", target) % {"target": target}
     extra = as_int(options.get("challenge_extra_penalty"))
     penalty = npgettext("livol", "A failed challenge costs %(count)d extra card",
                         "A failed challenge costs %(count)d extra cards", extra) % {"count": extra} if extra else None

@@ -22,54 +22,54 @@ SILENT: frozenset = frozenset()
 HAND_SIZE = 7
 
 _NUMBER = {
-    "R": pgettext_lazy("uno_flip card", "Red %(number)s"),
-    "Y": pgettext_lazy("uno_flip card", "Yellow %(number)s"),
-    "G": pgettext_lazy("uno_flip card", "Green %(number)s"),
-    "B": pgettext_lazy("uno_flip card", "Blue %(number)s"),
-    "P": pgettext_lazy("uno_flip card", "Pink %(number)s"),
-    "T": pgettext_lazy("uno_flip card", "Teal %(number)s"),
-    "O": pgettext_lazy("uno_flip card", "Orange %(number)s"),
-    "V": pgettext_lazy("uno_flip card", "Purple %(number)s"),
+    "R": pgettext_lazy("UNO FLIP card", "Red %(number)s"),
+    "Y": pgettext_lazy("UNO FLIP card", "Yellow %(number)s"),
+    "G": pgettext_lazy("UNO FLIP card", "Green %(number)s"),
+    "B": pgettext_lazy("UNO FLIP card", "Blue %(number)s"),
+    "P": pgettext_lazy("UNO FLIP card", "Pink %(number)s"),
+    "T": pgettext_lazy("UNO FLIP card", "Teal %(number)s"),
+    "O": pgettext_lazy("UNO FLIP card", "Orange %(number)s"),
+    "V": pgettext_lazy("UNO FLIP card", "Purple %(number)s"),
 }
 _ACTION = {
     # light side
-    "R+1": pgettext_lazy("uno_flip card", "Red Draw One"),
-    "Rrev": pgettext_lazy("uno_flip card", "Red Reverse"),
-    "Rskip": pgettext_lazy("uno_flip card", "Red Skip"),
-    "Rflip": pgettext_lazy("uno_flip card", "Red Flip"),
-    "Y+1": pgettext_lazy("uno_flip card", "Yellow Draw One"),
-    "Yrev": pgettext_lazy("uno_flip card", "Yellow Reverse"),
-    "Yskip": pgettext_lazy("uno_flip card", "Yellow Skip"),
-    "Yflip": pgettext_lazy("uno_flip card", "Yellow Flip"),
-    "G+1": pgettext_lazy("uno_flip card", "Green Draw One"),
-    "Grev": pgettext_lazy("uno_flip card", "Green Reverse"),
-    "Gskip": pgettext_lazy("uno_flip card", "Green Skip"),
-    "Gflip": pgettext_lazy("uno_flip card", "Green Flip"),
-    "B+1": pgettext_lazy("uno_flip card", "Blue Draw One"),
-    "Brev": pgettext_lazy("uno_flip card", "Blue Reverse"),
-    "Bskip": pgettext_lazy("uno_flip card", "Blue Skip"),
-    "Bflip": pgettext_lazy("uno_flip card", "Blue Flip"),
-    "W": pgettext_lazy("uno_flip card", "Wild"),
-    "W+2": pgettext_lazy("uno_flip card", "Wild Draw Two"),
+    "R+1": pgettext_lazy("UNO FLIP card", "Red Draw One"),
+    "Rrev": pgettext_lazy("UNO FLIP card", "Red Reverse"),
+    "Rskip": pgettext_lazy("UNO FLIP card", "Red Skip"),
+    "Rflip": pgettext_lazy("UNO FLIP card", "Red Flip"),
+    "Y+1": pgettext_lazy("UNO FLIP card", "Yellow Draw One"),
+    "Yrev": pgettext_lazy("UNO FLIP card", "Yellow Reverse"),
+    "Yskip": pgettext_lazy("UNO FLIP card", "Yellow Skip"),
+    "Yflip": pgettext_lazy("UNO FLIP card", "Yellow Flip"),
+    "G+1": pgettext_lazy("UNO FLIP card", "Green Draw One"),
+    "Grev": pgettext_lazy("UNO FLIP card", "Green Reverse"),
+    "Gskip": pgettext_lazy("UNO FLIP card", "Green Skip"),
+    "Gflip": pgettext_lazy("UNO FLIP card", "Green Flip"),
+    "B+1": pgettext_lazy("UNO FLIP card", "Blue Draw One"),
+    "Brev": pgettext_lazy("UNO FLIP card", "Blue Reverse"),
+    "Bskip": pgettext_lazy("UNO FLIP card", "Blue Skip"),
+    "Bflip": pgettext_lazy("UNO FLIP card", "Blue Flip"),
+    "W": pgettext_lazy("UNO FLIP card", "Wild"),
+    "W+2": pgettext_lazy("UNO FLIP card", "Wild Draw Two"),
     # dark side
-    "P+5": pgettext_lazy("uno_flip card", "Pink Draw Five"),
-    "Prev": pgettext_lazy("uno_flip card", "Pink Reverse"),
-    "Pskipall": pgettext_lazy("uno_flip card", "Pink Skip Everyone"),
-    "Pflip": pgettext_lazy("uno_flip card", "Pink Flip"),
-    "T+5": pgettext_lazy("uno_flip card", "Teal Draw Five"),
-    "Trev": pgettext_lazy("uno_flip card", "Teal Reverse"),
-    "Tskipall": pgettext_lazy("uno_flip card", "Teal Skip Everyone"),
-    "Tflip": pgettext_lazy("uno_flip card", "Teal Flip"),
-    "O+5": pgettext_lazy("uno_flip card", "Orange Draw Five"),
-    "Orev": pgettext_lazy("uno_flip card", "Orange Reverse"),
-    "Oskipall": pgettext_lazy("uno_flip card", "Orange Skip Everyone"),
-    "Oflip": pgettext_lazy("uno_flip card", "Orange Flip"),
-    "V+5": pgettext_lazy("uno_flip card", "Purple Draw Five"),
-    "Vrev": pgettext_lazy("uno_flip card", "Purple Reverse"),
-    "Vskipall": pgettext_lazy("uno_flip card", "Purple Skip Everyone"),
-    "Vflip": pgettext_lazy("uno_flip card", "Purple Flip"),
-    "DW": pgettext_lazy("uno_flip card", "Wild (dark)"),
-    "DW+C": pgettext_lazy("uno_flip card", "Wild Draw Color"),
+    "P+5": pgettext_lazy("UNO FLIP card", "Pink Draw Five"),
+    "Prev": pgettext_lazy("UNO FLIP card", "Pink Reverse"),
+    "Pskipall": pgettext_lazy("UNO FLIP card", "Pink Skip Everyone"),
+    "Pflip": pgettext_lazy("UNO FLIP card", "Pink Flip"),
+    "T+5": pgettext_lazy("UNO FLIP card", "Teal Draw Five"),
+    "Trev": pgettext_lazy("UNO FLIP card", "Teal Reverse"),
+    "Tskipall": pgettext_lazy("UNO FLIP card", "Teal Skip Everyone"),
+    "Tflip": pgettext_lazy("UNO FLIP card", "Teal Flip"),
+    "O+5": pgettext_lazy("UNO FLIP card", "Orange Draw Five"),
+    "Orev": pgettext_lazy("UNO FLIP card", "Orange Reverse"),
+    "Oskipall": pgettext_lazy("UNO FLIP card", "Orange Skip Everyone"),
+    "Oflip": pgettext_lazy("UNO FLIP card", "Orange Flip"),
+    "V+5": pgettext_lazy("UNO FLIP card", "Purple Draw Five"),
+    "Vrev": pgettext_lazy("UNO FLIP card", "Purple Reverse"),
+    "Vskipall": pgettext_lazy("UNO FLIP card", "Purple Skip Everyone"),
+    "Vflip": pgettext_lazy("UNO FLIP card", "Purple Flip"),
+    "DW": pgettext_lazy("UNO FLIP card", "Wild (dark)"),
+    "DW+C": pgettext_lazy("UNO FLIP card", "Wild Draw Color"),
 }
 _COLOUR = {
     "R": pgettext_lazy("uno_flip colour", "Red"),
@@ -89,7 +89,7 @@ def card_name(code: str) -> str:
     """A face ("Pskipall" → "Pink Skip Everyone") or a physical card ("R7/P+5" → "Red 7 / Pink Draw Five")."""
     if "/" in code:
         light, _, dark = code.partition("/")
-        return pgettext("uno_flip card", "%(light)s / %(dark)s") % {"light": card_name(light), "dark": card_name(dark)}
+        return pgettext("UNO FLIP card", "%(light)s / %(dark)s") % {"light": card_name(light), "dark": card_name(dark)}
     if code in _ACTION:
         return str(_ACTION[code])
     if len(code) == 2 and code[0] in _NUMBER and code[1].isdigit():
@@ -141,7 +141,8 @@ def _hand(codes) -> str:
 
 def _match_started(e, names):
     target = as_int((e.get("options") or {}).get("target"), 500)
-    return pgettext("uno_flip", "The match begins: the first to %(target)d points wins") % {"target": target}
+    return npgettext("uno_flip", "The match begins: the first to %(target)d point wins",
+                     "The match begins: the first to %(target)d points wins", target) % {"target": target}
 
 
 def _starter_of_deal(e) -> str | None:

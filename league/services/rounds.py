@@ -8,7 +8,7 @@ from functools import partial
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, ngettext
 
 from engine.bots import policies_for
 from games import streams
@@ -176,8 +176,10 @@ def _pair_knockout(tournament: Tournament, number: int, entrants: list[Entrant],
         groups = [[field[s - 1].pk for s in slot if s is not None] for slot in slots]
         min_seats = _min_seats(tournament)
         if any(1 < len(g) < min_seats for g in groups):
-            raise InvalidTournament(_("With %(n)s players some first-round tables would have fewer than %(min)s "
-                                      "seats; add or remove players.") % {"n": len(field), "min": min_seats})
+            raise InvalidTournament(ngettext(
+                "Players: %(n)s. Some first-round tables would have fewer than %(min)s seat; add or remove players.",
+                "Players: %(n)s. Some first-round tables would have fewer than %(min)s seats; add or remove players.",
+                min_seats) % {"n": len(field), "min": min_seats})
     else:
         previous = Round.objects.get(tournament=tournament, number=number - 1)
         winners_by_number = {t.number: selectors.table_winner(t) for t in previous.tables.select_related(

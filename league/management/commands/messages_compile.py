@@ -1,6 +1,9 @@
-"""``python manage.py messages_compile``: compile the translation catalogues (locale/*/LC_MESSAGES/django.po)
-into the .mo files Django reads, with polib — pure Python, no GNU gettext needed (``make install`` and the
-production image run it)."""
+"""``python manage.py messages_compile``: compile the translation catalogues into the .mo files Django reads,
+with polib — pure Python, no GNU gettext needed (``make install`` and the production image run it).
+
+Every folder of ``settings.LOCALE_PATHS``: the site's own catalogues (locale/<lang>/LC_MESSAGES/django.po, written
+by makemessages) and the third-party words (locale/thirdparty/<lang>/LC_MESSAGES/django.po and djangojs.po, for
+Django's admin, its JavaScript and django-axes)."""
 from pathlib import Path
 
 import polib
@@ -9,7 +12,7 @@ from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = "Compile the translation catalogues (.po → .mo) with polib, pure Python."
+    help = "Compile the translation catalogues (.po → .mo) of every LOCALE_PATHS folder with polib, pure Python."
 
     def handle(self, *args, **options):
         compiled = 0
