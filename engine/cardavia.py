@@ -619,6 +619,14 @@ class Cardavia(core.Game):
                 return {k: v for k, v in event.items() if k not in ("gave", "got")}
         return event
 
+    def to_act(self, state) -> list[int]:
+        """The seat whose turn it is (nobody acts out of turn in Cardavia), without building a view."""
+        return [state.turn] if state.turn is not None and not state.ended else []
+
+    def score_order(self, options: dict | None) -> str:
+        """C12: ``outcome``'s scores are the lives left; more is better."""
+        return "higher"
+
     def view(self, state, seat) -> dict:
         over = state.ended
         acting = state.turn is not None and not over
@@ -745,4 +753,6 @@ def knowledge_of(view: dict, seat: int) -> dict[int, str]:
     return {s: code for s, code in enumerate(where) if code is not None}
 
 
-GAME = Cardavia()
+#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+GAME = "cardavia"
+game = Cardavia()

@@ -1225,6 +1225,15 @@ class Iota(core.Game):
         return {"type": "match_ended", "reason": reason, "ranking": result["ranking"], "scores": result["scores"]}
 
     # -- views ------------------------------------------------------------------
+    def to_act(self, state: State) -> list[int]:
+        """The seat whose turn it is (nobody acts out of turn in IOTA), without building a view."""
+        return [] if state.over or state.turn is None else [state.turn]
+
+    def score_order(self, options: dict | None) -> str:
+        """I9: the highest score wins. I10 (``kids``): no scores are kept; ``outcome``'s scores are
+        the cards left, fewest first."""
+        return "lower" if (options or {}).get("variant") == "kids" else "higher"
+
     def view(self, state: State, seat: int | None) -> dict:
         grid = []
         for (x, y), i in sorted(state.grid.items(), key=lambda kv: (kv[0][1], kv[0][0])):
@@ -1339,7 +1348,7 @@ class Iota(core.Game):
 def score_play(state: State, seat: int, cards: list[dict]) -> int:
     """The score ``seat`` would make by the play ``cards`` (``[{"card", "x", "y"}]``) now,
     doublings included (0 in ``kids``). Raises ``IllegalMove`` for an illegal play."""
-    events = GAME.play(state, seat, {"type": "play", "cards": cards})
+    events = game.play(state, seat, {"type": "play", "cards": cards})
     return events[0]["score"]
 
 
@@ -1364,4 +1373,6 @@ def view_scorer(view: dict):
     return score
 
 
-GAME = Iota()
+#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+GAME = "iota"
+game = Iota()

@@ -800,6 +800,14 @@ class Karuselis(core.Game):
         return events
 
     # ---- views ----------------------------------------------------------------
+    def to_act(self, state: State) -> list[int]:
+        """The seat whose turn it is (nobody acts out of turn in Karuselis), without building a view."""
+        return [] if state.over or state.turn is None else [state.turn]
+
+    def score_order(self, options: dict | None) -> str:
+        """K12-K15: points are counted up; the side with most points wins."""
+        return "higher"
+
     def view(self, state: State, seat: int | None) -> dict:
         n = state.seats
         out = {
@@ -917,4 +925,7 @@ class Karuselis(core.Game):
             resigned=tuple(view["resigned"]), over=False)
 
 
-GAME = Karuselis()
+#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+GAME = "karuselis"
+game = Karuselis()
+OPTIONS = Karuselis.OPTIONS

@@ -880,6 +880,15 @@ class Livol(core.Game):
             return [st.turn] if st.phase in TURN_PHASES else []
         return [s for s in range(st.seats) if self._can_act(st, s)]
 
+    def to_act(self, state: State) -> list[int]:
+        """The seats with a move now (``view(state, None)["to_act"]``), without building a view."""
+        return self._to_act(state, [len(h) for h in state.hands])
+
+    def score_order(self, options: dict | None) -> str:
+        """L14/L15: the round's winner scores the others' cards (most points win), or everyone scores
+        their own hand (``own_hand``: fewest points win)."""
+        return "lower" if (options or {}).get("variant") == "own_hand" else "higher"
+
     def view(self, state: State, seat: int | None) -> dict:
         f = state.__dict__  # the fields, read once each (called at every step of a game loop)
         n = f["seats"]
@@ -1039,4 +1048,6 @@ class Livol(core.Game):
 #: ``play``'s dispatch: move type -> the method that validates and records it.
 MOVES = {kind: getattr(Livol, f"_move_{kind}") for kind in MOVE_KEYS}
 
-GAME = Livol()
+#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+GAME = "livol"
+game = Livol()

@@ -1,7 +1,7 @@
 """The list of games (ENGINE.md "Registry").
 
 Each game lives in ``engine/<name>.py`` and exposes its game object as
-``GAME``. Modules are imported on first use so that importing the registry
+``game`` (and its name as ``GAME``). Modules are imported on first use so that importing the registry
 stays cheap.
 """
 from __future__ import annotations
@@ -20,4 +20,4 @@ def get(name: str):
     """The game object for ``name``; ``KeyError`` for an unknown game."""
     if name not in GAME_NAMES:
         raise KeyError(f"unknown game {name!r}; known: {', '.join(names())}")
-    return importlib.import_module(f"engine.{name}").GAME
+    return importlib.import_module(f"engine.{name}").game

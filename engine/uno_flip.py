@@ -1020,6 +1020,14 @@ class UnoFlip(core.Game):
         return [seat for seat in range(s.seats)
                 if seat == s.turn or _may_call(s, seat) or (catchable and seat != s.window)]
 
+    def to_act(self, state: State) -> list[int]:
+        """The seats with a move now (``view(state, None)["to_act"]``), without building a view."""
+        return self._to_act(state)
+
+    def score_order(self, options: dict | None) -> str:
+        """F15/F16: the round's winner scores the others' cards; most points win."""
+        return "higher"
+
     def view(self, state: State, seat: int | None) -> dict:
         s = state
         over = s.phase == "over"
@@ -1248,4 +1256,6 @@ def _held(hand: list[str], name: str, side: int) -> str:
     return next(c for c in hand if active(c, side) == name)
 
 
-GAME = UnoFlip()
+#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+GAME = "uno_flip"
+game = UnoFlip()

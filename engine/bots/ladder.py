@@ -89,7 +89,7 @@ def play_match(game_name: str, policies: list[str], seed: str, match_id: str, op
         steps += 1
         if steps > max_steps:
             raise RuntimeError(f"{game_name} match {match_id} did not end in {max_steps} moves")
-        acting = game.view(state, None)["to_act"]
+        acting = game.to_act(state)
         mover, move = None, None
         # out of turn first: a seat that may catch or call is offered it
         for seat in acting:

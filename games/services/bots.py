@@ -35,7 +35,7 @@ def bot_choice(match: Match, state, seats: list[Seat] | None = None,
     seats = seats if seats is not None else list(match.seats.all())
     policy = {s.index: s.policy for s in seats if s.policy}
     position = match.last_seq if position is None else position
-    for seat in registry.get(match.game).view(state, None)["to_act"]:
+    for seat in registry.get(match.game).to_act(state):
         if seat in policy:
             move = bot_move(match.game, match.pk, position, state, seat, policy[seat])
             if move is not None:
@@ -52,7 +52,7 @@ def call_grace_left(match: Match, state, seats: list[Seat]) -> float:
     engine_game = registry.get(match.game)
     people = {s.index for s in seats if not s.policy}
     bots = {s.index for s in seats if s.policy}
-    for seat in engine_game.view(state, None)["to_act"]:
+    for seat in engine_game.to_act(state):
         if seat in bots and any(m.get("type") == "catch" and m.get("target") in people
                                 for m in engine_game.legal_moves(state, seat)):
             left = grace - (timezone.now() - match.moved_at).total_seconds()

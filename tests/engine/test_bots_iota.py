@@ -7,7 +7,7 @@ import pytest
 
 from engine.bots import choose
 from engine.bots.iota import greedy
-from engine.iota import CARDS, GAME
+from engine.iota import CARDS, game as GAME
 
 FILLER = ["R4S", "R4T", "R4X", "Y4C"]
 

@@ -5,7 +5,7 @@ import pytest
 
 from engine.bots import choose
 from engine.bots.karuselis import POLICIES, greedy
-from engine.karuselis import GAME
+from engine.karuselis import game as GAME
 
 
 def match(seats, seed, greedy_seats, options=None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from engine.bots import SEARCH_LEVELS, choose, policies_for
-from engine.uno_flip import GAME as G
+from engine.uno_flip import game as G
 
 TARGET = 200  # shorter matches keep the file fast; the rules are the same
 

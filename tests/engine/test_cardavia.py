@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from engine import IllegalMove, core, registry
-from engine.cardavia import GAME, MAX_EVENTS, RANKS, cards, must_swap
+from engine.cardavia import game as GAME, MAX_EVENTS, RANKS, cards, must_swap
 
 SEED = "test-seed"
 KEEP, ASK = {"type": "keep"}, {"type": "ask"}

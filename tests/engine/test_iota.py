@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 
 from engine import IllegalMove, registry
-from engine.iota import (CARDS, FACES, FULL, GAME, INDEX, WILDS, fitting_faces, is_valid_line,
+from engine.iota import (CARDS, FACES, FULL, game as GAME, INDEX, WILDS, fitting_faces, is_valid_line,
                          placement_problem, enumerate_plays, score_play, turn_score, touched_lines,
                          view_scorer, wild_candidates)
 

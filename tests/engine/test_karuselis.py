@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine import IllegalMove, registry
-from engine.karuselis import (GAME, MAX_DEALS, deal_points, last_capturer_takes_table, match_is_decided,
+from engine.karuselis import (game as GAME, MAX_DEALS, deal_points, last_capturer_takes_table, match_is_decided,
                               most_bonus, next_dealer, variant_cards)
 
 FILLERS = "JS JH JD JC QS QH QD QC KS KH KD KC".split()

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from engine import IllegalMove, core
-from engine.livol import DECK, GAME, card_points, replace, sort_hand
+from engine.livol import DECK, game as GAME, card_points, replace, sort_hand
 
 
 # --------------------------------------------------------------------------

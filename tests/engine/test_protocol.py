@@ -119,6 +119,7 @@ def play_random_match(game, seats, seed, check=True, resign=False):
         spectator = game.view(state, None)
         actors = spectator["to_act"]
         assert actors, "a running match must have someone to act"
+        assert game.to_act(state) == actors, "to_act(state) is the spectator view's to_act"
         if check:
             for s in range(seats):
                 legal = game.legal_moves(state, s)
@@ -193,8 +194,56 @@ def test_protocol_random_play(name, seats, seed):
     assert sorted(ranked) == list(range(seats))
     assert len(result["scores"]) == seats
     # and after the end nobody acts and every event is public
-    assert game.view(state, None)["to_act"] == []
+    assert game.view(state, None)["to_act"] == [] == game.to_act(state)
     assert all(game.legal_moves(state, s) == [] for s in range(seats))
+    # and the scores rank the way score_order says: the first place's score is the best
+    order = game.score_order(state_options(events))
+    first = [result["scores"][s] for s in result["ranking"][0]]
+    rest = [result["scores"][s] for place in result["ranking"][1:] for s in place]
+    if rest and not resigned_in(events):
+        assert (min(first) >= max(rest)) if order == "higher" else (max(first) <= min(rest)), (order, result)
+
+
+def state_options(events: list[dict]) -> dict:
+    return dict(events[0].get("options") or {})
+
+
+def resigned_in(events: list[dict]) -> bool:
+    return any(e["type"] == "seat_resigned" for e in events)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_protocol_every_game_is_the_contract_of_engine_protocol(name):
+    """ENGINE.md's surface as code (engine/protocol.py): the calls of a game, and of a searchable game
+    where it deals unseen cards; the module attributes; score_order answers for each option value."""
+    import importlib
+
+    from engine.protocol import MODULE_ATTRIBUTES, Game, SearchableGame
+
+    game = registry.get(name)
+    # given a registered game
+    # then it offers every call of the contract, and the searching bots' sampling
+    assert isinstance(game, Game)
+    assert isinstance(game, SearchableGame)
+    module = importlib.import_module(f"engine.{name}")
+    for attribute in MODULE_ATTRIBUTES:
+        assert hasattr(module, attribute), f"engine.{name} lacks {attribute}"
+    assert module.GAME == name
+    assert game.score_order(None) in ("higher", "lower")
+    # and score_order answers for every choice of every option that has choices
+    for option, (default, check) in module.OPTIONS.items():
+        for value in (check if isinstance(check, tuple) else (default,)):
+            assert game.score_order({option: value}) in ("higher", "lower")
+
+
+def test_score_order_follows_the_rules_that_count_down():
+    """L15: LIVOL's own-hand scoring ranks fewest points first; I10: IOTA's kids' variant ranks by
+    cards left, fewest first; everything else ranks most first."""
+    assert registry.get("livol").score_order({"variant": "own_hand"}) == "lower"
+    assert registry.get("livol").score_order({"variant": "winner_scores"}) == "higher"
+    assert registry.get("iota").score_order({"variant": "kids"}) == "lower"
+    assert [registry.get(g).score_order(None) for g in ("uno_flip", "karuselis", "iota", "cardavia")] == \
+        ["higher"] * 4
 
 
 def assert_ranking_with_resignations(game, state, seats, resigned):

@@ -18,7 +18,7 @@ import pytest
 from engine import IllegalMove, registry
 from engine import uno_flip as uf
 
-G = uf.GAME
+G = uf.game
 ALL = G.cards()
 FILLER = [c for c in ALL if c[0] in "YB" and c.split("/")[0][1:].isdigit()]
 LIGHT = "RYGB"
