@@ -31,11 +31,12 @@ Decided points beyond the spec (each also in its rule's function):
   build).
 - Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
   records ``seat_resigned``; the seat keeps its hand and its turns. Decided for
-  the 4-seat partnerships: a side counts as resigned when all its seats have
-  resigned (in the order its last seat resigned), the match ends at once when
-  one side is left not resigned, and the ranking is by side: a side's seats
-  share its place, so a seat that resigned while its partner plays on shares
-  its side's place. With 2 or 3 seats a side is a seat. The match ending by
+  the 4-seat partnerships (2026-12-01, rules version 2): a seat's resignation
+  resigns its side (a partner who leaves forfeits for the pair), so with two
+  sides the match ends at once with the other side first; the ranking is by
+  side, a side's seats sharing its place. (Versions 0 and 1, replayed for old
+  records: a side resigned only when all its seats had.) With 2 or 3 seats a
+  side is a seat. The match ending by
   resignation records ``match_ended`` with the scores as they stand (mid-deal:
   the deal is not scored). The view lists ``resigned`` (seats, in order).
 
@@ -68,7 +69,7 @@ from engine.core import IllegalMove
 
 #: The version of these rules as recorded in ``match_started``: bump it with any change that
 #: alters events, and keep replaying the older versions (``engine.verify`` names the one a record needs).
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: a partner who resigns resigns the side (ENGINE.md, decided 2026-12-01)
 SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 COURTS = ("J", "Q", "K")
@@ -149,6 +150,7 @@ class State:
     last_points: tuple[int, ...] | None = None  # per side, the last deal's
     resigned: tuple[int, ...] = ()            # seats, in the order they resigned
     over: bool = False
+    rules_version: int = 0                    # match_started's (the resigning rule changed in 2)
 
 
 # --------------------------------------------------------------------------
@@ -395,29 +397,33 @@ def match_is_decided(scores: tuple[int, ...], target: int, deals: int) -> bool:
     return deals >= MAX_DEALS or (MATCH_FORMAT(target).is_over(scores) and scores.count(max(scores)) == 1)
 
 
-def resigned_sides(resigned: tuple[int, ...], seats: int) -> list[int]:
-    """ENGINE.md "Resigning" (decided for K1's partnerships): a side counts as resigned
-    when all its seats have resigned; sides in the order their last seat resigned."""
+def resigned_sides(resigned: tuple[int, ...], seats: int, version: int = RULES_VERSION) -> list[int]:
+    """ENGINE.md "Resigning" (decided 2026-12-01 for K1's partnerships): a seat's resignation
+    resigns its side — a partner who leaves forfeits for the pair; sides in the order their first
+    seat resigned. (Rules versions 0 and 1: a side counted as resigned when all its seats had
+    resigned, in the order its last seat resigned.)"""
     out: list[int] = []
     for i, seat in enumerate(resigned):
         side = side_of(seat, seats)
-        if all(s in resigned[:i + 1] for s in range(seats) if side_of(s, seats) == side):
+        if side in out:
+            continue
+        if version >= 2 or all(s in resigned[:i + 1] for s in range(seats) if side_of(s, seats) == side):
             out.append(side)
     return out
 
 
-def resigning_ends_match(resigned: tuple[int, ...], seats: int) -> bool:
+def resigning_ends_match(resigned: tuple[int, ...], seats: int, version: int = RULES_VERSION) -> bool:
     """ENGINE.md: when resigning leaves one seat (or one side in Karuselis partnerships)
     not resigned, the match ends at once with it first."""
-    return core.last_standing(range(side_count(seats)), resigned_sides(resigned, seats))
+    return core.last_standing(range(side_count(seats)), resigned_sides(resigned, seats, version))
 
 
-def final_ranking(scores: tuple[int, ...], target: int, resigned: tuple[int, ...], seats: int) -> list[list[int]]:
+def final_ranking(scores: tuple[int, ...], target: int, resigned: tuple[int, ...], seats: int,
+                  version: int = RULES_VERSION) -> list[list[int]]:
     """K15. The highest side wins. ENGINE.md "Resigning": resigned sides rank below all
-    others, the latest to resign best among them (decided: by side; a side's seats
-    share its place)."""
+    others, the latest to resign best among them (by side; a side's seats share its place)."""
     by_side = core.rank_with_resignations(MATCH_FORMAT(target).ranking(scores),
-                                          resigned_sides(resigned, seats))
+                                          resigned_sides(resigned, seats, version))
     return [[s for s in range(seats) if side_of(s, seats) in place] for place in by_side]
 
 
@@ -525,7 +531,8 @@ class Karuselis(core.Game):
         if kind == "match_started":
             n = event["seats"]
             return State(seats=n, deck=event["options"]["deck"], target=event["options"]["target"],
-                         seed=event["seed"], piles=((),) * side_count(n), scores=(0,) * side_count(n))
+                         seed=event["seed"], piles=((),) * side_count(n), scores=(0,) * side_count(n),
+                         rules_version=event.get("rules_version", 0))
         return getattr(self, "_apply_" + kind)(state, event)
 
     def _apply_round_dealt(self, s: State, e: dict) -> State:
@@ -678,7 +685,7 @@ class Karuselis(core.Game):
         core.may_resign(seat, state.seats, state.resigned)
         event = core.seat_resigned(seat)
         after = self.apply(state, event)
-        if not resigning_ends_match(after.resigned, after.seats):
+        if not resigning_ends_match(after.resigned, after.seats, after.rules_version):
             return [event]
         return [event, {"type": "match_ended", **self.outcome(replace(after, over=True))}]
 
@@ -863,7 +870,8 @@ class Karuselis(core.Game):
         if state is None or not state.over:
             return None
         scores = _per_seat(state.scores, state.seats)
-        return {"ranking": final_ranking(state.scores, state.target, state.resigned, state.seats),
+        return {"ranking": final_ranking(state.scores, state.target, state.resigned, state.seats,
+                                         state.rules_version),
                 "scores": scores}
 
     # ---- protocol hooks ---------------------------------------------------------
@@ -922,7 +930,7 @@ class Karuselis(core.Game):
             table=table, builds=builds, stock=tuple(rest), piles=tuple(piles), leftover=(),
             last_capturer=view["last_capturer"], next_build=max(numbers, default=0) + 1,
             scores=tuple(view["scores"][:sides]), last_points=tuple(last[:sides]) if last else None,
-            resigned=tuple(view["resigned"]), over=False)
+            resigned=tuple(view["resigned"]), over=False, rules_version=RULES_VERSION)
 
 
 #: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.

@@ -291,6 +291,9 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report) -
     if version == 0:
         # recorded before rules versions: the same rules, without the version in the opening event
         expected = [{k: v for k, v in expected[0].items() if k != "rules_version"}, *expected[1:]]
+    elif version is not None and version != current:
+        # an older version's opening: the game replays the rest under the version the state carries
+        expected = [{**expected[0], "rules_version": version}, *expected[1:]]
     timeouts = {}  # seq of the batch's first event -> the seat_timed_out before it
     forfeits = {}  # seq of the batch's first event -> the seat_forfeited before it (the seat's next move)
     forfeited = {}  # seat -> its seat_forfeited, until the seat's next move

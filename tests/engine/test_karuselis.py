@@ -529,12 +529,26 @@ def test_latest_to_resign_ranks_best_among_resigned():
     assert events[-1]["ranking"] == [[2], [1], [0]]
 
 
-def test_a_partnership_resigns_only_when_both_partners_have():
+def test_a_partner_who_resigns_resigns_the_side_and_the_other_side_wins_at_once():
+    """ENGINE.md "Resigning" (decided 2026-12-01): in Karuselis partnerships a seat's resignation
+    resigns its side — a partner who leaves forfeits for the pair; with two sides the match ends at
+    once with the other side first, both partners ranked below it."""
     state, _ = begin(["KS KH KD KC", "7H 2C 2D 2H", "9S 9H 9D 9C", "10S 10H 10D 10C"], table="3C 4D")
+    state, events = act(state, 2, RESIGN)
+    assert events == [{"type": "seat_resigned", "seat": 2},
+                      {"type": "match_ended", "ranking": [[1, 3], [0, 2]], "scores": [0, 0, 0, 0]}]
+    assert GAME.view(state, 0)["resigned"] == [2]
+    assert refused(state, 0, RESIGN)[0] == "match_over"
+
+
+def test_under_rules_version_1_a_partnership_resigned_only_when_both_partners_had():
+    """Records made before the decision replay under their own rules version: a side counted as
+    resigned when all its seats had resigned, the partners playing on meanwhile."""
+    state, events = begin(["KS KH KD KC", "7H 2C 2D 2H", "9S 9H 9D 9C", "10S 10H 10D 10C"], table="3C 4D")
+    state = GAME.fold([{**events[0], "rules_version": 1}, *events[1:]])
     state, _ = act(state, 0, RESIGN)
     state, events = act(state, 1, RESIGN)
     assert [e["type"] for e in events] == ["seat_resigned"] and GAME.outcome(state) is None
-    # the partners play on, the resigned seats too
     state, _ = act(state, 1, {"type": "capture", "card": "7H", "groups": [["3C", "4D"]]})
     assert GAME.view(state, None)["to_act"] == [2]
     state, events = act(state, 2, RESIGN)
@@ -542,23 +556,12 @@ def test_a_partnership_resigns_only_when_both_partners_have():
                       {"type": "match_ended", "ranking": [[1, 3], [0, 2]], "scores": [0, 0, 0, 0]}]
 
 
-def test_resigning_leaves_one_side_and_ends_the_match_with_its_seats_first():
-    state, _ = begin(["KS KH KD KC", "7H 2C 2D 2H", "9S 9H 9D 9C", "10S 10H 10D 10C"], table="3C 4D")
-    state, _ = act(state, 1, RESIGN)
-    state, _ = act(state, 0, RESIGN)
-    state, events = act(state, 3, RESIGN)
-    assert events[-1] == {"type": "match_ended", "ranking": [[0, 2], [1, 3]], "scores": [0, 0, 0, 0]}
-    assert GAME.view(state, 0)["resigned"] == [1, 0, 3]
-
-
-def test_a_resigned_partner_shares_its_sides_place():
-    state = GAME.fold(GAME.start(4, "partner-resigns", options={"target": 20}))
-    state, _ = act(state, 3, RESIGN)
-    state, log = play_out(state)
-    assert log[-1]["type"] == "match_ended"
-    scores = GAME.outcome(state)["scores"]
-    winner = 0 if scores[0] > scores[1] else 1
-    assert GAME.outcome(state)["ranking"] == [[winner, winner + 2], [1 - winner, 3 - winner]]
+def test_with_three_seats_resigning_leaves_the_others_playing_until_one_is_left():
+    state, _ = begin(["KS KH KD KC", "7H 2C 2D 2H", "9S 9H 9D 9C"], table="3C 4D")
+    state, events = act(state, 1, RESIGN)
+    assert [e["type"] for e in events] == ["seat_resigned"] and GAME.outcome(state) is None
+    state, events = act(state, 0, RESIGN)
+    assert events[-1] == {"type": "match_ended", "ranking": [[2], [0], [1]], "scores": [0, 0, 0]}
 
 
 def test_a_seat_resigns_once_and_only_from_a_seat_at_the_table():

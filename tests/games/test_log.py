@@ -78,11 +78,14 @@ def test_the_log_is_the_seats_redacted_events_in_words_and_has_every_bot_move(ga
     lines = lines_oldest_first(log)
     # then its lines are exactly the words of the redacted events, in order
     expected = []
+    context = words.EventContext()  # what a line needs from the ones before (Karuselis builds by their cards)
     for e in Event.objects.filter(match=match).order_by("seq"):
         if e.type == SEED_REVEALED:
             continue
+        if e.move is not None:
+            context.move_started(e.seat)
         redacted = engine_game.redact(e.payload, 0)
-        text = words.event_words(game, redacted, names) if redacted is not None else None
+        text = words.event_words(game, redacted, names, context) if redacted is not None else None
         if text is not None:
             expected.append((e.seq, text))
     assert [(line["seq"], line["text"]) for line in lines] == expected
