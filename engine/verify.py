@@ -14,8 +14,10 @@ with its hash chain, and — once the match has ended — the revealed secret. T
 4. a replay: ``start`` from that seed and, for every recorded move, ``play`` — each must give
    exactly the recorded events; a timeout must have happened after its deadline and be followed by
    the move its rule makes (``resign``, or the stand-in bot's move, derived again from the recorded
-   position); a seat the organiser forfeited (``seat_forfeited``) makes no move but its resignation;
-   the result must be the replay's (or the organiser's award).
+   position with the match's bot key: ``engine.bots.bot_key(secret)`` when the opening says
+   ``"bots_keyed_by": "secret"``, the match's id in records opened before that); a seat the
+   organiser forfeited (``seat_forfeited``) makes no move but its resignation; the result must be
+   the replay's (or the organiser's award).
 
 It exits 0 and prints "verified", or exits 1 and names the first bad event and why. The server's
 audit (``manage.py verify_match``, the audit page) runs the same function.
@@ -31,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine import IllegalMove, registry
-from engine.bots import bot_move
+from engine.bots import BOTS_KEYED_BY_SECRET, bot_key, bot_move
 from engine.core import is_contribution, match_seed, server_contribution
 from engine.record import (BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, GENESIS_HASH, MATCH_ABORTED, MATCH_AWARDED,
                            MATCH_OPENED, SEAT_FORFEITED, SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS, commitment,
@@ -85,7 +87,7 @@ def verify_record(record: dict, *, secret: str | None = None) -> Report:
     if secret is not None and report.ok:
         seed = _check_contributions(record, events, secret, report)
         if seed is not None:
-            _check_replay(record, events, seed, report)
+            _check_replay(record, events, seed, report, bots=bots_key(events, secret, record.get("match")))
     return report
 
 
@@ -268,9 +270,18 @@ def _batches(events: list[dict]) -> list[list[dict]]:
     return batches
 
 
-def _check_replay(record: dict, events: list[dict], seed: str, report: Report) -> None:
+def bots_key(events: list[dict], secret: str, match_id) -> int | str:
+    """The key of the match's bots' randomness (``engine.bots.bot_rng``): ``bot_key(secret)`` when the
+    opening event says ``"bots_keyed_by": "secret"``, else (matches opened before that) the match's id."""
+    opened = next((e for e in events if e["type"] == MATCH_OPENED), None)
+    if opened is not None and opened["payload"].get("bots_keyed_by") == BOTS_KEYED_BY_SECRET:
+        return bot_key(secret)
+    return match_id
+
+
+def _check_replay(record: dict, events: list[dict], seed: str, report: Report, *, bots: int | str) -> None:
     """Re-derive every engine event: ``start`` from the seed, then ``play`` for each recorded move;
-    check each timeout's follow-up move and the result."""
+    check each timeout's follow-up move (the stand-in bot's, keyed by ``bots``) and the result."""
     game = registry.get(record["game"])
     batches = _batches(events)
     if not batches:
@@ -316,7 +327,7 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report) -
         first = batch[0]
         if i > 0:
             timeout = timeouts.get(first["seq"])
-            if timeout is not None and not _timeout_holds(record, game, state, timeout, first, report):
+            if timeout is not None and not _timeout_holds(record, game, state, timeout, first, report, bots):
                 return
             if first["seq"] in forfeits and first.get("move") != {"type": "resign"}:
                 report.fail(first["seq"], f"event {first['seq']}: seat {first.get('seat')} was forfeited "
@@ -359,7 +370,8 @@ def supported_versions(game: str) -> set[int]:
     return set(range(0, rules_version(game) + 1))
 
 
-def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report: Report) -> bool:
+def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report: Report,
+                   bots: int | str) -> bool:
     p, seq = timeout["payload"], timeout["seq"]
     if first.get("seat") != p.get("seat"):
         report.fail(first["seq"], f"event {first['seq']}: the move after seat {p.get('seat')}'s timeout is "
@@ -372,7 +384,7 @@ def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report
     if p.get("then") == "resign":
         wanted = {"type": "resign"}
     else:
-        wanted = bot_move(record["game"], record["match"], p.get("position"), state, p.get("seat"), p.get("policy"))
+        wanted = bot_move(record["game"], bots, p.get("position"), state, p.get("seat"), p.get("policy"))
     if first.get("move") != wanted:
         report.fail(first["seq"], f"event {first['seq']}: not the move the timeout's rule makes "
                                   f"({p.get('then')})")

@@ -213,7 +213,9 @@ class CommaList(forms.CharField):
 class LeagueForm(ClockForm):
     tie_breaks = CommaList(label=capfirst(_("tie-break order")), initial=default_tie_breaks)
     place_points = CommaList(label=capfirst(_("points by place")), required=False,
-                             help_text=_("Tables of three or more seats, e.g. 3, 2, 1, 0. Empty: n-1 … 0."))
+                             help_text=_("Tournaments of three or more seats a table: points for 1st, 2nd, … at a "
+                                         "full table, e.g. 3, 2, 1, 0. Empty: first scores the points for a win, last "
+                                         "the points for a loss, the places between evenly spaced."))
 
     class Meta:
         model = League
@@ -229,9 +231,15 @@ class LeagueForm(ClockForm):
         if "timeout_rule" in self.fields:
             # a form sent without it (an older page) keeps the league's rule
             self.fields["timeout_rule"].required = False
+        if "unplayed_rounds" in self.fields:
+            self.fields["unplayed_rounds"].required = False
 
     def clean_timeout_rule(self):
         return self.cleaned_data.get("timeout_rule") or self.instance.timeout_rule or Match.TimeoutRule.BOT
+
+    def clean_unplayed_rounds(self):
+        return (self.cleaned_data.get("unplayed_rounds") or self.instance.unplayed_rounds
+                or League.UnplayedRounds.VIRTUAL)
 
     def clean_place_points(self):
         values = self.cleaned_data["place_points"]
@@ -252,7 +260,7 @@ class LeagueAdmin(OrganiserScoped, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ("club", "name", "game", "options", "rated")}),
         (_("Points"), {"fields": ("win_points", "draw_points", "loss_points", "place_points", "bye_points")}),
-        (_("Tie-breaks and withdrawals"), {"fields": ("tie_breaks", "forfeit_rule")}),
+        (_("Tie-breaks and withdrawals"), {"fields": ("tie_breaks", "unplayed_rounds", "forfeit_rule")}),
         (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
                       "description": _("What the league's tournaments start from; each tournament may change it.")}),
     ]

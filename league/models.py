@@ -8,9 +8,11 @@ fold runs once and ``projections_rebuild`` can start again from nothing.
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
@@ -37,6 +39,45 @@ DEFAULT_TIE_BREAKS = ["match_points", "head_to_head", "buchholz", "sonneborn_ber
 
 def default_tie_breaks() -> list[str]:
     return list(DEFAULT_TIE_BREAKS)
+
+
+def exact(value) -> Fraction:
+    """A number of points as an exact fraction (from an int, a Decimal, a string such as "10/3" or
+    "2.50", or a float as it is written)."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, float):
+        return Fraction(str(value))
+    return Fraction(value)
+
+
+class PointsField(models.CharField):
+    """Match points kept exact: a fraction stored as text ("3", "5/2", "10/3"), read as a ``Fraction``.
+
+    Tied places share the points of the places they cover, and three players sharing 5 + 3 + 2
+    points take 10/3 each: a decimal column would keep 3.33 and lose a hundredth of a point."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("max_length", 40)
+        super().__init__(*args, **kwargs)
+        # the value is a Fraction, not a string: its length is not checked (the column takes any fraction
+        # a table can give)
+        self.validators[:] = [v for v in self.validators if not isinstance(v, MaxLengthValidator)]
+
+    def from_db_value(self, value, expression, connection):
+        return None if value in (None, "") else Fraction(value)
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return None
+        try:
+            return exact(value)
+        except (ValueError, TypeError, ZeroDivisionError):
+            raise ValidationError(_("A number of points, such as 3, 2.5 or 10/3."), code="invalid") from None
+
+    def get_prep_value(self, value):
+        value = self.to_python(value)
+        return None if value is None else str(value)
 
 
 def options_problem(game: str, options, seats: int | None) -> str | None:
@@ -156,6 +197,10 @@ class League(models.Model):
         AWARD = "award", _("Forfeited: the others score as if they finished above the withdrawn player")
         VOID = "void", _("Void: nobody scores from the withdrawn player's unplayed matches")
 
+    class UnplayedRounds(models.TextChoices):
+        VIRTUAL = "virtual", _("A virtual opponent with the player's own match points (FIDE, 2023)")
+        NONE = "none", _("No opponent: the round adds nothing")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="leagues", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=120)
     game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
@@ -167,8 +212,10 @@ class League(models.Model):
     loss_points = models.DecimalField(_("points for a loss"), max_digits=6, decimal_places=2, default=Decimal(0))
     place_points = models.JSONField(
         _("points by place"), default=list, blank=True,
-        help_text=_("Tables of three or more seats: points for 1st, 2nd, …; empty means n-1 … 0. "
-                    "Tied places share the points of the places they cover."))
+        help_text=_("Tournaments of three or more seats a table: points for 1st, 2nd, … at a full table (a "
+                    "smaller table takes them at the same fraction of the way from first to last); empty: first "
+                    "scores the points for a win, last the points for a loss, the places between evenly "
+                    "spaced. Tied places share the points of the places they cover."))
     bye_points = models.DecimalField(_("points for a Swiss bye"), max_digits=6, decimal_places=2,
                                      default=Decimal(3))
     tie_breaks = models.JSONField(_("tie-break order"), default=default_tie_breaks,
@@ -176,6 +223,10 @@ class League(models.Model):
                                               "buchholz, median_buchholz, sonneborn_berger, wins."))
     forfeit_rule = models.CharField(_("withdrawals and forfeits"), max_length=16, choices=ForfeitRule.choices,
                                     default=ForfeitRule.AWARD)
+    unplayed_rounds = models.CharField(
+        _("rounds without an opponent"), max_length=16, choices=UnplayedRounds.choices,
+        default=UnplayedRounds.VIRTUAL,
+        help_text=_("How a bye, a rest, a forfeit or a void table counts in Buchholz and Sonneborn–Berger."))
     rated = models.BooleanField(_("rated"), default=True, help_text=_("Its tournaments' matches count for ratings."))
     clock = models.JSONField(_("clock"), null=True, blank=True,
                              help_text=_('Empty: no clock. Live: {"move_seconds": 60}, optionally "bank_seconds" '
@@ -209,6 +260,9 @@ class League(models.Model):
                 [Decimal(str(v)) for v in points]
             except ArithmeticError:
                 errors["place_points"] = _("A list of numbers, first place first.")
+            else:
+                if len(points) == 1:
+                    errors["place_points"] = _("At least two numbers: first place's and last place's.")
         if self.game:
             problem = options_problem(self.game, self.options, None)
             if problem:
@@ -447,7 +501,7 @@ class TableSeat(models.Model):
                                           help_text=_("The seat in the match; empty when not playing it."))
     forfeited = models.BooleanField(_("forfeited"), default=False)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
-    points = models.DecimalField(_("points"), max_digits=7, decimal_places=2, null=True, blank=True)
+    points = PointsField(_("points"), null=True, blank=True)
     game_points = models.IntegerField(_("game points"), null=True, blank=True)
 
     class Meta:
@@ -470,7 +524,7 @@ class Standing(models.Model):
                                    verbose_name=_("tournament"))
     entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="standing",
                                    verbose_name=_("entrant"))
-    points = models.DecimalField(_("match points"), max_digits=8, decimal_places=2, default=Decimal(0))
+    points = PointsField(_("match points"), default=0)
     game_points = models.IntegerField(_("game points"), default=0)
     played = models.PositiveIntegerField(_("played"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)

@@ -1,35 +1,51 @@
 """Pairings: pure functions from the field and its history to the next tables.
 
-No Django here. Players are plain ids; a table is a tuple of ids in seat order
-(seat 0 first); a ``Pairing`` is one round's tables and byes.
+No Django here but the sentences that state the rules (lazily translated). Players are plain ids;
+a table is a tuple of ids in seat order (seat 0 first); a ``Pairing`` is one round's tables and byes.
+``sides`` (a game's partnerships, e.g. Karuselis at four seats: seats 0 and 2 against 1 and 3) is a
+tuple of (table size, side of each seat) for the sizes at which partners play as one side.
 
-- ``round_robin``: Berger tables for two seats (FIDE order, the dummy gives a
-  rest when the field is odd), single or double; for 3+ seats a rotation at one
-  table when everybody fits, otherwise rounds of tables chosen so that every
-  pair meets (a greedy covering), with seats balanced.
-- ``swiss_pairs``: two-seat Swiss as a maximum-weight perfect matching
-  (networkx) whose weights are lexicographic: fewest rematches, then nobody
-  past two more of one seat than the other, then no other absolute first-seat
-  conflict, then the smallest score differences, then milder seat preferences,
-  then top half against bottom half inside a score group; the bye (odd field)
-  goes to the lowest-ranked player without one. Seats at a table follow FIDE's
-  colour allocation (the wider imbalance first between two absolute needs).
-- ``swiss_tables``: 3+ seats: tables cut from the ranking (score groups), then
-  improved by swaps to avoid players meeting again, seats rotated.
-- ``knockout_slots`` / ``knockout_next``: single elimination with standard
-  seeding (top seeds apart, byes to the top seeds), for tables of any size.
+- ``round_robin``: Berger tables for two seats (FIDE order, the dummy gives a rest when the field is
+  odd), single or double. For 3+ seats: everyone at one table when they fit (seats rotate; with
+  partnerships one round per way of splitting the table into partners, so four Karuselis players
+  play three rounds, each partnering each other player once); otherwise the schedule of
+  ``league.schedules``: every round seats all it can, every pair meets, the fewest rounds, no pair
+  more often than it must, meetings as even as possible, byes spread evenly.
+- ``swiss_pairs``: two-seat Swiss as a maximum-weight matching (networkx) whose weights are
+  lexicographic, so each criterion below counts only among the pairings that are best on all the
+  criteria before it (``SWISS_CRITERIA`` says them on the tournament page):
+  1. a player who has had a bye gets another only when everybody has had one;
+  2. fewest repeat meetings;
+  3. nobody goes to three more of one seat than of the other;
+  4. the bye goes to the lowest-placed player who can take it (the last in the standings);
+  5. no seat three times in a row (the other absolute seat preferences);
+  6. the smallest score differences (sum of squares);
+  7. milder seat preferences;
+  8. top half against bottom half inside a score group.
+  Seats at a table follow FIDE's colour allocation (the wider imbalance first between two absolute
+  needs).
+- ``swiss_tables``: 3+ seats: byes to the fewest byes so far, lowest-placed first; tables cut from
+  the ranking top down, larger first (the smaller tables go to the lower-placed); then swaps between
+  tables while they lower the repeat meetings, then the squared score gaps; seats rotated, partners
+  changed where the table allows (``SWISS_TABLES_CRITERIA``).
+- ``knockout_slots`` / ``knockout_next``: single elimination. The top seeds head one table each,
+  kept apart as in a standard bracket; the byes go to the top seeds, then the tables short of a
+  player or more to the next seeds; each table is filled from the bottom of the seeding, seed 1's
+  first (two seats: the standard bracket, 1 against the last seed). ``KNOCKOUT_RULES``.
 """
 from __future__ import annotations
 
 import itertools
 import math
-import random
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 import networkx as nx
+from django.utils.translation import gettext_lazy as _
+
+from league import schedules
 
 BYE = "bye"
 
@@ -50,13 +66,33 @@ class Contender:
 
     ``score`` is in the smallest unit of points (an int, higher is better);
     ``opponents`` repeats an id once per table shared; ``seats`` is the seat
-    held at each table played, in order; ``byes`` counts byes received.
+    held at each table played, in order; ``byes`` counts byes received;
+    ``partners`` repeats an id once per match played as partners.
     """
     id: int
     score: int = 0
     opponents: tuple[int, ...] = ()
     byes: int = 0
     seats: tuple[int, ...] = field(default=())
+    partners: tuple[int, ...] = ()
+
+
+Sides = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def sides_at(sides: Sides, size: int) -> tuple[int, ...] | None:
+    """The side of each seat at a table of ``size`` when partners play there (else None)."""
+    for k, of_seat in sides:
+        if k == size and len(set(of_seat)) < size:
+            return tuple(of_seat)
+    return None
+
+
+def partner_pairs(table: Sequence[int], of_seat: Sequence[int] | None) -> list[tuple[int, int]]:
+    """The partners at a seated table: players whose seats are on one side."""
+    if of_seat is None:
+        return []
+    return [(a, b) for (i, a), (j, b) in itertools.combinations(enumerate(table), 2) if of_seat[i] == of_seat[j]]
 
 
 # ---------------------------------------------------------------------------
@@ -82,16 +118,31 @@ def table_sizes(n: int, seats: int, min_seats: int) -> tuple[list[int], int]:
     return [], n  # pragma: no cover - the loop always returns
 
 
-def seat_order(players: Sequence[int], seat_counts: dict[int, Counter]) -> tuple[int, ...]:
+def seat_order(players: Sequence[int], seat_counts: dict[int, Counter], of_seat: Sequence[int] | None = None,
+               partner_counts: dict[int, Counter] | None = None) -> tuple[int, ...]:
     """Seat the players of one table so that everyone gets the seats they held least.
 
-    An assignment problem (minimum total of "times already in this seat"),
-    solved as a maximum-weight matching; ties keep the given order.
+    An assignment problem (minimum total of "times already in this seat", squared), solved as a
+    maximum-weight matching; ties keep the given order. With partnerships at this table
+    (``of_seat``: the side of each seat) the partners are chosen first: the seating with the fewest
+    pairs of partners who have partnered before (``partner_counts``), then the seats as above.
     """
     k = len(players)
     if k <= 1:
         return tuple(players)
     counts = [seat_counts.get(p, Counter()) for p in players]
+    if of_seat is not None and len(of_seat) == k and len(set(of_seat)) < k:
+        partner_counts = partner_counts or {}
+
+        def key(order: tuple[int, ...]) -> tuple[int, int, int]:
+            repeats = sum(partner_counts.get(players[i], Counter())[players[j]]
+                          for (si, i), (sj, j) in itertools.combinations(enumerate(order), 2)
+                          if of_seat[si] == of_seat[sj])
+            seats = sum(counts[i][s] ** 2 for s, i in enumerate(order))
+            return repeats, seats, sum((s - i) % k for s, i in enumerate(order))
+
+        best = min(itertools.permutations(range(k)), key=key)
+        return tuple(players[i] for i in best)
     most = max([c[s] for c in counts for s in range(k)] + [0])
     graph = nx.Graph()
     for i, p in enumerate(players):
@@ -102,7 +153,7 @@ def seat_order(players: Sequence[int], seat_counts: dict[int, Counter]) -> tuple
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     seat_of = {}
     for a, b in matching:
-        (pa, ia), (_, ib) = a, b
+        (pa, ia), (_x, ib) = a, b
         if pa == "p":
             seat_of[ia] = ib
         else:
@@ -141,8 +192,8 @@ def berger_rounds(n: int) -> list[list[tuple[int | None, int | None]]]:
     return out
 
 
-def round_robin(n: int, seats: int = 2, min_seats: int = 2, double: bool = False) -> list[Pairing]:
-    """Every round of a round robin for players ``0..n-1``.
+def round_robin(n: int, seats: int = 2, min_seats: int = 2, double: bool = False, sides: Sides = ()) -> list[Pairing]:
+    """Every round of a round robin for players ``0..n-1`` (seed order).
 
     Two seats: Berger tables (a double round robin repeats them with seats
     swapped). More seats: see ``_multi_seat_round_robin``.
@@ -158,80 +209,75 @@ def round_robin(n: int, seats: int = 2, min_seats: int = 2, double: bool = False
         if double:
             rounds += [Pairing(tuple((b, a) for a, b in p.tables), p.byes) for p in rounds]
         return rounds
-    return list(_multi_seat_round_robin(n, seats, min_seats, double))
+    return list(_multi_seat_round_robin(n, seats, min_seats, double, tuple(sides)))
+
+
+def partner_splits(players: Sequence[int], of_seat: Sequence[int]) -> list[frozenset]:
+    """Every way of splitting one table's players into partnerships of the sizes ``of_seat`` gives."""
+    shapes = sorted(Counter(of_seat).values(), reverse=True)
+    out: list[frozenset] = []
+
+    def walk(rest: list[int], sizes: list[int], done: list[frozenset]) -> None:
+        if not rest:
+            split = frozenset(done)
+            if split not in out:
+                out.append(split)
+            return
+        first = rest[0]
+        for i, size in enumerate(sizes):
+            if size in sizes[:i]:
+                continue
+            for others in itertools.combinations(rest[1:], size - 1):
+                group = frozenset((first, *others))
+                walk([p for p in rest if p not in group], sizes[:i] + sizes[i + 1:], done + [group])
+
+    walk(list(players), shapes, [])
+    return out
 
 
 @lru_cache(maxsize=64)
-def _multi_seat_round_robin(n: int, seats: int, min_seats: int, double: bool) -> tuple[Pairing, ...]:
+def _multi_seat_round_robin(n: int, seats: int, min_seats: int, double: bool, sides: Sides) -> tuple[Pairing, ...]:
     """Round robin at tables of 3+ seats.
 
-    When the whole field fits one table it plays n rounds and seats rotate
-    (every player holds every seat once; twice for a double). Otherwise each
-    round splits the field into tables (``table_sizes``) chosen greedily so
-    that players who have not met sit together, until every pair has met;
-    byes rotate and seats are balanced by ``seat_order``. The greedy runs
-    under a few fixed relabellings of the players and the shortest schedule
-    wins. A double round robin plays the same tables again with the seat
-    order reversed.
+    When the whole field fits one table: without partnerships it plays n rounds and seats rotate
+    (every player holds every seat once; twice for a double); with partnerships at that size it
+    plays one round per way of splitting the players into partners (three for four Karuselis
+    players), seats balanced. Otherwise the tables of each round come from
+    ``league.schedules.schedule`` for the shape ``table_sizes`` gives; seats are balanced round
+    by round by ``seat_order`` (with partnerships, fewest repeat partners first). A double round
+    robin plays the same tables again: with the seat order reversed, or, with partnerships,
+    seated again the same way (so the partners change where they can).
     """
+    seat_counts: dict[int, Counter] = {p: Counter() for p in range(n)}
+    partner_counts: dict[int, Counter] = {p: Counter() for p in range(n)}
+
+    def seated(table: Sequence[int]) -> tuple[int, ...]:
+        of_seat = sides_at(sides, len(table))
+        order = seat_order(sorted(table), seat_counts, of_seat, partner_counts)
+        for s, p in enumerate(order):
+            seat_counts[p][s] += 1
+        for a, b in partner_pairs(order, of_seat):
+            partner_counts[a][b] += 1
+            partner_counts[b][a] += 1
+        return order
+
+    cycles = 2 if double else 1
     if n <= seats:
         if n < min_seats:
             raise ValueError("too few players for one table")
-        cycle = [Pairing((tuple((s + r) % n for s in range(n)),)) for r in range(n)]
-        return tuple(cycle * (2 if double else 1))
-    best = None
-    for attempt in range(24):
-        labels = list(range(n))
-        if attempt:
-            random.Random(attempt).shuffle(labels)
-        rounds = _cover_rounds(n, seats, min_seats, labels)
-        if best is None or len(rounds) < len(best):
-            best = rounds
-    if double:
-        best = best + [Pairing(tuple(tuple(reversed(t)) for t in p.tables), p.byes) for p in best]
-    return tuple(best)
-
-
-def _cover_rounds(n: int, seats: int, min_seats: int, labels: list[int]) -> list[Pairing]:
-    """Greedy rounds until every pair has met; ``labels`` orders the tie-breaks."""
-    met: Counter = Counter()
-    seat_counts: dict[int, Counter] = {p: Counter() for p in range(n)}
-    bye_counts: Counter = Counter()
-    all_pairs = n * (n - 1) // 2
-    rounds: list[Pairing] = []
-    while sum(1 for v in met.values() if v) < all_pairs and len(rounds) < n * n:
-        sizes, nbyes = table_sizes(n, seats, min_seats)
-        byes = sorted(range(n), key=lambda p: (bye_counts[p], -labels[p]))[:nbyes]
-        remaining = [p for p in range(n) if p not in byes]
-        tables = []
-        for size in sizes:
-            def unmet(p, pool):
-                return sum(1 for q in pool if q != p and not met[_key(p, q)])
-            start = max(remaining, key=lambda p: (unmet(p, remaining), -labels[p]))
-            table = [start]
-            while len(table) < size:
-                rest = [p for p in remaining if p not in table]
-                table.append(max(rest, key=lambda c: (sum(1 for t in table if not met[_key(c, t)]),
-                                                      -sum(met[_key(c, t)] for t in table),
-                                                      unmet(c, rest), -labels[c])))
-            remaining = [p for p in remaining if p not in table]
-            tables.append(table)
-        seated = []
-        for table in tables:
-            order = seat_order(sorted(table), seat_counts)
-            for s, p in enumerate(order):
-                seat_counts[p][s] += 1
-            for a, b in itertools.combinations(order, 2):
-                met[_key(a, b)] += 1
-            seated.append(order)
-        for p in byes:
-            bye_counts[p] += 1
-        rounds.append(Pairing(tuple(seated), tuple(sorted(byes))))
-    return rounds
-
-
-def _key(a: int, b: int) -> tuple[int, int]:
-    return (a, b) if a < b else (b, a)
+        of_seat = sides_at(sides, n)
+        if of_seat is None:
+            return tuple([Pairing((tuple((s + r) % n for s in range(n)),)) for r in range(n)] * cycles)
+        count = len(partner_splits(range(n), of_seat))
+        return tuple(Pairing((seated(range(n)),)) for _round in range(count * cycles))
+    sizes, nbyes = table_sizes(n, seats, min_seats)
+    plan = schedules.schedule(n, tuple(sizes), nbyes)
+    rounds = [Pairing(tuple(seated(t) for t in tables), tuple(byes)) for tables, byes in plan]
+    if double and not sides:
+        rounds += [Pairing(tuple(tuple(reversed(t)) for t in p.tables), p.byes) for p in rounds]
+    elif double:
+        rounds += [Pairing(tuple(seated(t) for t in tables), tuple(byes)) for tables, byes in plan]
+    return tuple(rounds)
 
 
 # ---------------------------------------------------------------------------
@@ -276,19 +322,22 @@ def _lexicographic(levels: list[tuple[int, int]]) -> list[int]:
 def swiss_pairs(players: Sequence[Contender]) -> Pairing:
     """Two-seat Swiss pairing of ``players`` given in ranking order (best first).
 
-    Maximum-weight perfect matching; each edge's weight is a fixed top value
-    minus lexicographic penalties:
+    Maximum-weight perfect matching; each edge's weight is a fixed top value minus lexicographic
+    penalties, so a level counts only between matchings equal on every level above it:
     1. times the two have already met (so rematches happen only when no
        perfect matching without them exists);
     2. both already hold one seat twice more than the other, the same seat
        (one of them would go to three more: the seat rule's hard limit);
-    3. both have the same absolute seat preference otherwise (one of them gets
+    3. the bye (odd field): an edge from each player who may take it (the
+       fewest byes so far: ``bye_candidates``) to a bye vertex, its penalty the
+       number of such players ranked below: the bye goes to the lowest-ranked
+       of them unless that forces a level 1 or 2 breach another choice avoids;
+    4. both have the same absolute seat preference otherwise (one of them gets
        a seat three times in a row);
-    4. (score difference)²;
-    5. both have the same milder seat preference;
-    6. inside one score group, distance from "top half meets bottom half".
-    An odd field adds a bye vertex joined to players without a bye (everyone,
-    if all have had one), preferring the lowest score, then the lowest rank.
+    5. (score difference)²;
+    6. both have the same milder seat preference;
+    7. inside one score group, distance from "top half meets bottom half".
+    Each scale exceeds the largest total of all the levels below it (``_lexicographic``).
     """
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
@@ -310,9 +359,9 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
     lo, hi = min(scores.values()), max(scores.values())
     edges_in_matching = n // 2 + 1
     max_met = max([c for m in met.values() for c in m.values()] + [0])
-    per_edge = [max_met + 1, 1, 1, (hi - lo) ** 2 + (hi - lo) + n, 1, n]
-    levels = [(most, edges_in_matching) for most in per_edge]
-    s_met, s_limit, s_strong, s_score, s_mild, s_half = _lexicographic(levels)
+    levels = [(max_met + 1, edges_in_matching), (1, edges_in_matching), (n, 1), (1, edges_in_matching),
+              ((hi - lo) ** 2, edges_in_matching), (1, edges_in_matching), (n, edges_in_matching)]
+    s_met, s_limit, s_bye, s_strong, s_score, s_mild, s_half = _lexicographic(levels)
     top = s_met * (levels[0][0] * levels[0][1] + 1)
 
     graph = nx.Graph()
@@ -327,18 +376,16 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
         half = 0
         if a.score == b.score:
             ia, size = pos_in_group[a.id]
-            ib, _ = pos_in_group[b.id]
+            ib, _x = pos_in_group[b.id]
             half = abs(abs(ia - ib) - size // 2)
         penalty = (met[a.id][b.id] * s_met + limit * s_limit + strong * s_strong
                    + (a.score - b.score) ** 2 * s_score
                    + mild * s_mild + half * s_half)
         graph.add_edge(a.id, b.id, weight=top - penalty)
     if n % 2:
-        eligible = [p for p in players if p.byes == 0] or list(players)
-        for p in eligible:
-            # lowest score first, then lowest rank: scaled into the score level
-            penalty = ((p.score - lo) ** 2 + (p.score - lo)) * s_score + (n - 1 - rank[p.id]) * s_half
-            graph.add_edge(p.id, BYE, weight=top - penalty)
+        eligible = bye_candidates(players)
+        for below, p in enumerate(reversed(eligible)):
+            graph.add_edge(p.id, BYE, weight=top - below * s_bye)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     tables, byes = [], []
     for a, b in matching:
@@ -348,6 +395,13 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
         tables.append(_seat_pair(a, b, rank, prefs, imbalance))
     tables.sort(key=lambda t: min(rank[t[0]], rank[t[1]]))
     return Pairing(tuple(tables), tuple(byes))
+
+
+def bye_candidates(players: Sequence[Contender]) -> list[Contender]:
+    """Who may take a two-seat Swiss bye, in ranking order: those with the fewest byes so far (no bye
+    yet, while anybody has none)."""
+    fewest = min(p.byes for p in players)
+    return [p for p in players if p.byes == fewest]
 
 
 def _seat_pair(a: int, b: int, rank: dict, prefs: dict, imbalance: dict) -> tuple[int, int]:
@@ -375,22 +429,24 @@ def _seat_pair(a: int, b: int, rank: dict, prefs: dict, imbalance: dict) -> tupl
 # Swiss, three or more seats
 # ---------------------------------------------------------------------------
 
-def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int) -> Pairing:
+def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int, sides: Sides = ()) -> Pairing:
     """Multi-seat Swiss: tables grouped by score, few players meeting again, seats rotated.
 
     ``players`` in ranking order. Byes (when the field cannot be split into
-    tables of ``min_seats``..``seats``) go to the lowest-ranked players with the
-    fewest byes. The rest are cut into tables from the top of the ranking;
-    then swaps between tables are made while they lower, lexicographically,
-    (times players at a table have met before, sum of squared score gaps at a
-    table). Seats follow ``seat_order``.
+    tables of ``min_seats``..``seats``) go to the players with the fewest byes
+    so far, lowest-ranked first (``swiss_table_byes``). The rest are cut into
+    tables from the top of the ranking, larger tables first (``table_sizes``),
+    so the smaller tables go to the lower-ranked; then swaps between tables are
+    made while they lower, lexicographically, (times players at a table have
+    met before, sum of squared score gaps at a table). Seats follow
+    ``seat_order``; with partnerships at a table's size, the fewest repeat
+    partners first.
     """
     if len({p.id for p in players}) != len(players):
         raise ValueError("duplicate players")
     sizes, nbyes = table_sizes(len(players), seats, min_seats)
     rank = {p.id: i for i, p in enumerate(players)}
-    by_rank = sorted(players, key=lambda p: (p.byes, -rank[p.id]))
-    bye_ids = {p.id for p in by_rank[:nbyes]}
+    bye_ids = set(swiss_table_byes(players, nbyes))
     field_ = [p for p in players if p.id not in bye_ids]
     met = {p.id: Counter(p.opponents) for p in players}
     score = {p.id: p.score for p in players}
@@ -405,7 +461,7 @@ def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int) -> Pa
     def cost(table: list[int]) -> int:
         return sum(met[a][b] * weight + (score[a] - score[b]) ** 2 for a, b in itertools.combinations(table, 2))
 
-    for _ in range(200):
+    for _step in range(200):
         best = None
         for ti, tj in itertools.combinations(range(len(tables)), 2):
             base = cost(tables[ti]) + cost(tables[tj])
@@ -421,9 +477,18 @@ def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int) -> Pa
         _, ti, tj, xi, yi = best
         tables[ti][xi], tables[tj][yi] = tables[tj][yi], tables[ti][xi]
     seat_counts = {p.id: Counter(p.seats) for p in players}
-    seated = [seat_order(sorted(t, key=rank.get), seat_counts) for t in tables]
+    partner_counts = {p.id: Counter(p.partners) for p in players}
+    seated = [seat_order(sorted(t, key=rank.get), seat_counts, sides_at(sides, len(t)), partner_counts)
+              for t in tables]
     seated.sort(key=lambda t: min(rank[p] for p in t))
     return Pairing(tuple(seated), tuple(sorted(bye_ids, key=rank.get)))
+
+
+def swiss_table_byes(players: Sequence[Contender], count: int) -> list[int]:
+    """The ``count`` byes of a multi-seat Swiss round: the fewest byes so far first, then the
+    lowest-ranked (``players`` in ranking order)."""
+    rank = {p.id: i for i, p in enumerate(players)}
+    return [p.id for p in sorted(players, key=lambda p: (p.byes, -rank[p.id]))[:count]]
 
 
 def repeat_meetings(tables: Iterable[Sequence[int]], opponents: dict[int, Counter]) -> int:
@@ -447,33 +512,155 @@ def knockout_rounds(n: int, seats: int = 2) -> int:
 def bracket_positions(rounds: int, seats: int = 2) -> list[int]:
     """Seed numbers in bracket order for ``seats ** rounds`` slots.
 
-    Built level by level: each seed s of the smaller bracket (of M slots)
-    becomes a table of ``seats`` seeds, alternating s + jM and (j+1)M + 1 - s,
-    so that if the better seed always wins, level by level the survivors are
-    exactly the best seeds, and the top seeds stay apart until the end.
+    Built level by level: each seed s of the smaller bracket (of M slots) heads
+    a table, followed by the seeds it meets, taken from the bottom of the
+    M * seats: seed 1 gets the last ``seats - 1`` seeds, seed 2 the ones before
+    them, and so on (two seats: s meets 2M + 1 - s, the standard bracket). So if
+    the better seed always wins, level by level the survivors are exactly the
+    best seeds, the top seeds stay apart until the end, and a better seed never
+    has a harder table than a worse one.
     """
     positions, m = [1], 1
-    for _ in range(rounds):
-        positions = [jm for s in positions for jm in
-                     ((j * m + s) if j % 2 == 0 else ((j + 1) * m + 1 - s) for j in range(seats))]
+    for _level in range(rounds):
+        positions = [seed for s in positions
+                     for seed in [s] + sorted(seats * m - (seats - 1) * (s - 1) - j for j in range(seats - 1))]
         m *= seats
     return positions
 
 
-def knockout_slots(n: int, seats: int = 2) -> list[tuple[int | None, ...]]:
+def knockout_slots(n: int, seats: int = 2, min_seats: int = 2) -> list[tuple[int | None, ...]]:
     """First-round tables as seed numbers (1 = top seed); ``None`` is an empty slot.
 
-    A table with one seed left is a bye: that seed goes through.
+    The top seeds 1..T (T = the number of first-round tables) head one table
+    each, in the order of ``bracket_positions`` (so they stay apart). The empty
+    slots go to the top seeds' tables first: a whole table's worth (a bye: the
+    seed goes through alone) while enough are left, then the rest to the next
+    seeds, as few tables as ``min_seats`` allows (a table is either a bye or
+    seats at least ``min_seats``). The other seeds fill the tables from the
+    bottom of the seeding: seed 1's table takes the lowest seeds, then seed 2's
+    the next lowest, and so on. Two seats: the standard bracket (seed s against
+    seed 2T + 1 - s, byes to the top seeds). Where no such split exists some
+    table is left smaller than ``min_seats`` (the caller refuses the field).
     """
     if n < 1:
         return []
     rounds = knockout_rounds(n, seats)
     if rounds == 0:
         return [(1,)]
-    positions = [p if p <= n else None for p in bracket_positions(rounds, seats)]
-    return [tuple(positions[i:i + seats]) for i in range(0, len(positions), seats)]
+    heads = seats ** (rounds - 1)
+    empty = seats * heads - n
+    per_table = max(seats - max(min_seats, 2), 0)   # empty slots a table may have and still be played
+    short = []
+    for _head in range(heads):
+        if empty >= seats - 1:
+            take = seats - 1
+        elif empty <= per_table or per_table == 0:
+            take = empty
+        else:
+            take = per_table
+        short.append(take)
+        empty -= take
+    fill = list(range(n, heads, -1))   # the other seeds, lowest first
+    tables = {}
+    for head in range(1, heads + 1):
+        count = seats - 1 - short[head - 1]
+        others, fill = fill[:count], fill[count:]
+        tables[head] = (head, *sorted(others), *([None] * short[head - 1]))
+    return [tables[head] for head in bracket_positions(rounds - 1, seats)]
 
 
 def knockout_next(winners: Sequence[int | None], seats: int = 2) -> list[tuple[int | None, ...]]:
     """The next round's tables: the winners of consecutive tables meet, in bracket order."""
     return [tuple(winners[i:i + seats]) for i in range(0, len(winners), seats)]
+
+
+# ---------------------------------------------------------------------------
+# The rules in words (the tournament page's "How the tables are drawn")
+# ---------------------------------------------------------------------------
+
+SWISS_CRITERIA = (
+    _("A player who has had a bye gets another only when everybody has had one."),
+    _("Nobody meets an opponent again if another pairing of the round avoids it (otherwise, as few repeat "
+      "meetings as possible)."),
+    _("Nobody gets three more games in one seat than in the other, if another pairing avoids it."),
+    _("With an odd number of players, the bye goes to the lowest-placed player in the standings who may have it; "
+      "it moves up, one place at a time, only as far as the two rules above require."),
+    _("Nobody gets the same seat three times in a row, if another pairing avoids it."),
+    _("Opponents are as close in points as possible: the sum of the squared differences in points of the tables "
+      "is as small as possible."),
+    _("Each player gets the seat they are due (the one held less often; with equal counts, the one not held last "
+      "time), where possible."),
+    _("Among players on the same points, the upper half meets the lower half: the first against the first of the "
+      "lower half, and so on."),
+)
+SWISS_SEATS = _("At a table, when both players are due the same seat it goes to the stronger claim: first a player "
+                "who has held the other seat two more times or in each of the last two games (between two such, "
+                "the one further out of balance), then one who has held it once more; then the higher-placed "
+                "player.")
+SWISS_TABLES_CRITERIA = (
+    _("Byes, only when the players cannot all be seated at tables of %(min)s to %(max)s: to the players with the "
+      "fewest byes so far, the lowest-placed first."),
+    _("The others are seated from the top of the standings down, larger tables first, so that the smaller tables "
+      "go to the lower-placed players."),
+    _("Then two players at different tables change places while that lowers, first, the number of earlier "
+      "meetings among the players of each table, then the sum of the squared differences in points of the "
+      "players of each table (the largest improvement first)."),
+    _("Seats: each player gets the seats they have held least."),
+)
+PARTNER_ROTATION = _("Partnerships (tables of %(n)s): the partners at each table are chosen so that nobody partners "
+                     "the same player again where the table allows it; then the seats as above.")
+KNOCKOUT_RULES = (
+    _("Round 1: the top seeds head one table each (as many as there are tables), placed so that, if the better "
+      "seed always wins, the top seeds meet only at the end."),
+    _("Byes go to the top seeds; then the tables short of a player (or more) to the next seeds; the other "
+      "tables are full."),
+    _("Each table is filled from the bottom of the seeding: seed 1's table takes the lowest seeds, seed 2's "
+      "the next lowest, and so on."),
+    _("The winners of neighbouring tables meet in the next round."),
+)
+ROUND_ROBIN_TWO_SEATS = (
+    _("Berger tables (FIDE): every pair meets once (in a double round robin twice, seats swapped); with an odd "
+      "number of players one player rests each round."),
+)
+ROUND_ROBIN_ONE_TABLE = _("Everybody fits one table: the seats rotate, so each player holds each seat once "
+                          "(twice in a double round robin).")
+ROUND_ROBIN_ONE_TABLE_PARTNERS = _("Everybody fits one table of partnerships: one round for each way of splitting "
+                                  "the table into partners, so that everybody partners everybody once (twice in "
+                                  "a double round robin).")
+ROUND_ROBIN_TABLES = (
+    _("Every round seats everybody it can: the fewest byes, then the fewest tables, sizes as even as possible."),
+    _("Every pair of players meets at least once, in the fewest rounds in which that is possible (checked "
+      "exhaustively up to 9 players; above that, the shortest schedule a long search found). No pair meets more "
+      "often than those rounds force, and the meetings are as even as possible: with 5 players at tables of 3, for "
+      "example, 3 rounds are enough, and in any 3 such rounds one pair meets three times."),
+    _("Byes are spread evenly: nobody rests more than once more than anybody else."),
+    _("Seats are balanced round by round: each player gets the seats they have held least."),
+)
+ROUND_ROBIN_DOUBLE = _("A double round robin plays the same tables again, the seat order reversed.")
+ROUND_ROBIN_DOUBLE_PARTNERS = _("A double round robin plays the same tables again, seated again by the rules above "
+                                "(so that the partners change where they can).")
+
+
+def pairing_rules(fmt: str, seats: int, min_seats: int = 2, sides: Sides = (), field: int | None = None) -> dict:
+    """The pairing rules of a tournament in words: ``rules`` (sentences) and ``ordered`` (true when each
+    rule decides only among the draws equal on the ones before it). ``fmt`` as ``Tournament.Format``:
+    "swiss", "knockout", "round_robin", "double_round_robin", "league"; ``field``: the number of
+    players, when known (it decides whether everybody fits one table)."""
+    partnered = sorted({k for k, of_seat in sides if k <= seats and len(set(of_seat)) < k})
+    partner_lines = [str(PARTNER_ROTATION % {"n": k}) for k in partnered]
+    if fmt == "swiss":
+        if seats == 2:
+            return {"ordered": True, "rules": [str(s) for s in SWISS_CRITERIA] + [str(SWISS_SEATS)]}
+        return {"ordered": True, "rules": [str(SWISS_TABLES_CRITERIA[0] % {"min": min_seats, "max": seats})]
+                + [str(s) for s in SWISS_TABLES_CRITERIA[1:]] + partner_lines}
+    if fmt == "knockout":
+        return {"ordered": False, "rules": [str(s) for s in KNOCKOUT_RULES]}
+    double = fmt in ("double_round_robin", "league")
+    if seats == 2:
+        return {"ordered": False, "rules": [str(s) for s in ROUND_ROBIN_TWO_SEATS]}
+    if field is not None and field <= seats:
+        one = ROUND_ROBIN_ONE_TABLE_PARTNERS if sides_at(sides, field) is not None else ROUND_ROBIN_ONE_TABLE
+        return {"ordered": False, "rules": [str(one)]}
+    again = ROUND_ROBIN_DOUBLE_PARTNERS if partner_lines else ROUND_ROBIN_DOUBLE
+    return {"ordered": True, "rules": [str(s) for s in ROUND_ROBIN_TABLES] + partner_lines
+            + ([str(again)] if double else [])}

@@ -3,19 +3,31 @@
 Pages, the admin, the API, CSV exports and the management commands all read
 through these functions, so they show the same numbers.
 
+Points and tie-breaks are exact fractions: a page shows them rounded to two decimals with the
+exact value in the cell's title (``num``, ``exact_text``); the CSV files give them exactly.
+
+Every tie-break is read round by round from the tables a player sat at (``Sitting``). Partners
+(one side: Karuselis with four seats) are never each other's opponents. A round in which a player
+met no opponent — a bye, a rest, a forfeit won or lost, a void table — is an *unplayed round*.
+
 Tie-breaks (each higher is better, except game points in games where fewer win):
 - match points: the standings' points;
 - game points: the game's own score summed over played matches (Cardavia: lives left);
-- head-to-head: among the players still tied on the criteria before it, the
-  points each took from the others, pair by pair (win/draw/loss points by who
-  placed higher at a shared table);
-- Buchholz: the sum of the match points of every opponent met (once per table
-  shared); median Buchholz: the same without the highest and the lowest
-  (with three or more opponents);
-- Sonneborn–Berger: for each opponent, their match points times the result
-  against them (1 placed higher, ½ tied, 0 lower);
-- wins: tables won outright.
-Byes and void tables give no opponents. Players equal on every criterion share a position.
+- head-to-head (FIDE's direct encounter): only when every two of the players still tied met at a
+  played table; then the points each took from the others, pair by pair and meeting by meeting:
+  the win points for finishing above the other, the draw points for the same place, the loss
+  points for below (at a table of any size). When two of them never met, it decides nothing;
+- Buchholz: per round, the opponent's match points (at a bigger table, the mean of the
+  opponents'), added up; median Buchholz: the same without the highest and the lowest round (with
+  three rounds or more);
+- Sonneborn–Berger: per round, the opponent's match points times the result against them (1
+  finished above, ½ the same place, 0 below; at a bigger table the mean over the opponents), added up;
+- wins: tables won outright (a side's win counts for both partners).
+An unplayed round counts by the league's ``unplayed_rounds``: ``virtual`` (the default; FIDE's
+tie-break regulations of 2023, the "dummy opponent") a game against a virtual opponent holding the
+player's own match points, with the round's result (1 for a forfeit won or a bye worth a win, ½ for a
+shared first place or a smaller bye, 0 otherwise); ``none``: the round adds nothing.
+Players equal on every criterion share a position.
 """
 from __future__ import annotations
 
@@ -24,13 +36,14 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Iterable, Sequence
 
 from django.db.models import Count, Max, Prefetch, Q
 from django.urls import reverse
 from django.utils import formats, timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, ngettext
 
 from engine import registry
 from games import store
@@ -38,21 +51,55 @@ from games.models import GAME_LABELS, Match, Seat
 from games.words.terms import clock_words, options_text
 from league import pairing
 from league.models import (TIE_BREAK_SHORT, TIE_BREAKS, Club, Entrant, Folded, League, PlayerProfile, Rating,
-                           RatingHistory, Reminder, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
+                           RatingHistory, Reminder, Round, Standing, Table, TableSeat, Tournament, Withdrawal,
+                           exact)
 
-HALF = Decimal("0.5")
+HALF = Fraction(1, 2)
+CENT = Decimal("0.01")
 
 
-def num(value) -> str:
-    """A number as people write it: 3, 1.5, 2.25."""
+def _terminates(value: Fraction) -> bool:
+    """Whether a fraction is a finite decimal (its denominator has no prime factor but 2 and 5)."""
+    d = value.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
+def exact_text(value) -> str:
+    """A number exactly: 3, 1.5, 2.25, 0.125 — or, when no decimal ends, a fraction: 10/3."""
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:.2f}"
-    value = Decimal(value)
-    if value == value.to_integral_value():
-        return str(int(value))
-    return format(value.normalize(), "f")
+    value = exact(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    if _terminates(value):
+        return format(Decimal(value.numerator) / Decimal(value.denominator), "f")
+    return f"{value.numerator}/{value.denominator}"
+
+
+def num(value) -> str:
+    """A number as people write it: 3, 1.5, 2.25; rounded to two decimals when it has more
+    (10/3 shows 3.33: ``exact_text`` gives the exact value)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    value = exact(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    rounded = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(CENT, ROUND_HALF_UP)
+    text = format(rounded, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def number_cell(value) -> dict:
+    """A value as a cell shows it: ``text`` (rounded) and ``exact`` (the title, when rounding changed it)."""
+    text, full = num(value), exact_text(value)
+    return {"text": text, "exact": full if full != text else ""}
 
 
 def higher_game_points_win(tournament: Tournament) -> bool:
@@ -82,7 +129,7 @@ def higher_game_points_win(tournament: Tournament) -> bool:
 class Entry:
     id: int
     seed: int
-    points: Decimal = Decimal(0)
+    points: Fraction = Fraction(0)
     game_points: int = 0
     wins: int = 0
     stage: int = 0          # knockout: how far the player got (higher first)
@@ -95,52 +142,122 @@ class Ranked:
     values: dict
 
 
-def _result(pa: int, pb: int) -> Decimal:
-    return Decimal(1) if pa < pb else (HALF if pa == pb else Decimal(0))
+@dataclass(frozen=True)
+class Sitting:
+    """One entrant's seat at one decided table, as the tie-breaks read it.
+
+    ``played``: a seat of a finished match (False: a bye, a rest, a forfeit, a void table).
+    ``side``: partners at a match share one (None: a side alone). ``result``: an unplayed round's
+    result for Sonneborn–Berger's virtual opponent (1, ½ or 0)."""
+    entrant: int
+    place: int | None
+    side: int | None = None
+    played: bool = True
+    result: Fraction = Fraction(0)
 
 
-def tie_break_values(entries: dict[int, Entry], tables: Iterable[Sequence[tuple[int, int]]]) -> dict[int, dict]:
-    """Every tie-break but head-to-head, per entrant. ``tables``: (entrant id, place) per seat."""
-    opponents: dict[int, list[Decimal]] = defaultdict(list)
-    sb: dict[int, Decimal] = defaultdict(Decimal)
-    for seats in tables:
-        for (a, pa), (b, pb) in itertools.permutations(seats, 2):
-            if a not in entries or b not in entries:
+def _sitting(seat) -> Sitting:
+    """A ``Sitting``, or an (entrant, place) pair: a seat of a played table, alone on its side."""
+    if isinstance(seat, Sitting):
+        return seat
+    entrant, place = seat
+    return Sitting(entrant, place, played=place is not None)
+
+
+def _result(pa: int, pb: int) -> Fraction:
+    return Fraction(1) if pa < pb else (HALF if pa == pb else Fraction(0))
+
+
+def _opponents(me: Sitting, table: Sequence[Sitting]) -> list[Sitting]:
+    """Whom ``me`` played at a table: the other sides' seats of a played match (never a partner)."""
+    if not me.played:
+        return []
+    return [o for o in table if o is not me and o.played and o.entrant != me.entrant
+            and not (me.side is not None and o.side == me.side)]
+
+
+def _mean(values: list[Fraction]) -> Fraction:
+    return sum(values, Fraction(0)) / len(values)
+
+
+def tie_break_values(entries: dict[int, Entry], tables: Iterable[Sequence], *,
+                     unplayed: str = "virtual") -> dict[int, dict]:
+    """Every tie-break but head-to-head, per entrant, exactly. ``tables``: one list of ``Sitting``
+    (or (entrant id, place) pairs) per decided table; each table is one round of its players.
+
+    Per round: Buchholz adds the opponent's match points (the mean of the opponents' at a bigger
+    table), Sonneborn–Berger the opponent's points times the result against them (the mean over the
+    opponents). An unplayed round (no opponent at the table) with ``unplayed="virtual"`` adds the
+    player's own points to Buchholz and own points × the round's result to Sonneborn–Berger;
+    with ``"none"`` it adds nothing."""
+    points = {e.id: exact(e.points) for e in entries.values()}
+    rounds: dict[int, list[Fraction]] = defaultdict(list)     # Buchholz, one value per round
+    sb: dict[int, Fraction] = defaultdict(Fraction)
+    for raw in tables:
+        table = [_sitting(s) for s in raw]
+        for me in table:
+            if me.entrant not in entries:
                 continue
-            opponents[a].append(entries[b].points)
-            sb[a] += entries[b].points * _result(pa, pb)
+            met_here = _opponents(me, table)
+            opponents = [o for o in met_here if o.entrant in entries]
+            if opponents:
+                rounds[me.entrant].append(_mean([points[o.entrant] for o in opponents]))
+                sb[me.entrant] += _mean([points[o.entrant] * _result(me.place, o.place) for o in opponents])
+            elif not met_here and unplayed == "virtual":
+                own = points[me.entrant]
+                rounds[me.entrant].append(own)
+                sb[me.entrant] += own * me.result
     out = {}
     for e in entries.values():
-        scores = sorted(opponents[e.id])
-        buchholz = sum(scores, Decimal(0))
-        median = sum(scores[1:-1], Decimal(0)) if len(scores) >= 3 else buchholz
-        out[e.id] = {"match_points": e.points, "game_points": Decimal(e.game_points), "buchholz": buchholz,
-                     "median_buchholz": median, "sonneborn_berger": sb[e.id], "wins": Decimal(e.wins)}
+        scores = sorted(rounds[e.id])
+        buchholz = sum(scores, Fraction(0))
+        median = sum(scores[1:-1], Fraction(0)) if len(scores) >= 3 else buchholz
+        out[e.id] = {"match_points": points[e.id], "game_points": Fraction(e.game_points), "buchholz": buchholz,
+                     "median_buchholz": median, "sonneborn_berger": sb[e.id], "wins": Fraction(e.wins)}
     return out
 
 
-def head_to_head(group: set[int], tables: Iterable[Sequence[tuple[int, int]]], win: Decimal, draw: Decimal,
-                 loss: Decimal) -> dict[int, Decimal]:
-    """Points each member of ``group`` took from the others, pair by pair, at shared tables."""
-    out = {e: Decimal(0) for e in group}
-    for seats in tables:
-        for (a, pa), (b, pb) in itertools.permutations(seats, 2):
-            if a in group and b in group:
-                out[a] += win if pa < pb else (draw if pa == pb else loss)
+def met(a: int, b: int, tables: Iterable[Sequence]) -> bool:
+    """Whether two entrants played each other (as opponents, not partners) at a finished match."""
+    for raw in tables:
+        table = [_sitting(s) for s in raw]
+        me = next((s for s in table if s.entrant == a), None)
+        if me is not None and any(o.entrant == b for o in _opponents(me, table)):
+            return True
+    return False
+
+
+def head_to_head(group: set[int], tables: Iterable[Sequence], win, draw, loss) -> dict[int, Fraction] | None:
+    """FIDE's direct encounter among ``group``: None (it decides nothing) unless every two of them
+    met; then the points each took from the others, pair by pair and meeting by meeting (``win``
+    for finishing above, ``draw`` for the same place, ``loss`` for below, at a table of any size)."""
+    tables = [[_sitting(s) for s in raw] for raw in tables]
+    if any(not met(a, b, tables) for a, b in itertools.combinations(sorted(group), 2)):
+        return None
+    win, draw, loss = exact(win), exact(draw), exact(loss)
+    out = {e: Fraction(0) for e in group}
+    for table in tables:
+        for me in table:
+            if me.entrant not in group:
+                continue
+            for o in _opponents(me, table):
+                if o.entrant in group:
+                    out[me.entrant] += win if me.place < o.place else (draw if me.place == o.place else loss)
     return out
 
 
-def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence[tuple[int, int]]], order: Sequence[str], *,
-                 win=Decimal(3), draw=Decimal(1), loss=Decimal(0), higher_game_points=True) -> list[Ranked]:
+def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence], order: Sequence[str], *,
+                 win=3, draw=1, loss=0, higher_game_points=True, unplayed: str = "virtual") -> list[Ranked]:
     """Order entrants by (knockout stage, then) the tie-breaks in ``order``.
 
-    Each criterion splits the groups still tied; head-to-head is computed
-    inside each such group. Players equal on all criteria share a position
-    and are listed by seed.
+    Each criterion splits the groups still tied; head-to-head is computed inside each such group
+    (and splits nothing where two of its players never met). Players equal on all criteria share a
+    position and are listed by seed.
     """
+    tables = [[_sitting(s) for s in raw] for raw in tables]
     by_id = {e.id: e for e in entries}
-    values = tie_break_values(by_id, tables)
-    shown_h2h: dict[int, Decimal] = {}
+    values = tie_break_values(by_id, tables, unplayed=unplayed)
+    shown_h2h: dict[int, Fraction] = {}
     groups = [sorted(g, key=lambda e: e.seed)
               for _, g in itertools.groupby(sorted(entries, key=lambda e: -e.stage), key=lambda e: e.stage)]
     groups = [[e.id for e in g] for g in groups]
@@ -152,6 +269,9 @@ def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence[tuple[int, 
                 continue
             if key == "head_to_head":
                 vals = head_to_head(set(group), tables, win, draw, loss)
+                if vals is None:       # not all of them met: it decides nothing here
+                    split.append(group)
+                    continue
                 shown_h2h.update(vals)
             else:
                 sign = -1 if (key == "game_points" and not higher_game_points) else 1
@@ -174,14 +294,39 @@ def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence[tuple[int, 
 # Standings
 # ---------------------------------------------------------------------------
 
-def _placed_tables(tournament: Tournament) -> list[list[tuple[int, int]]]:
-    rows = (TableSeat.objects.filter(table__round__tournament=tournament, table__kind=Table.Kind.MATCH,
-                                     place__isnull=False)
-            .values_list("table_id", "entrant_id", "place"))
-    tables: dict[int, list] = defaultdict(list)
-    for table_id, entrant_id, place in rows:
-        tables[table_id].append((entrant_id, place))
-    return [tables[k] for k in sorted(tables)]
+def _sittings(tournament: Tournament) -> list[list[Sitting]]:
+    """Every decided table of a tournament as the tie-breaks read it (``Sitting``), table by table."""
+    from league.services.scoring import sides_of
+
+    league = tournament.league
+    win, loss = exact(league.win_points), exact(league.loss_points)
+    rows = (TableSeat.objects.filter(table__round__tournament=tournament,
+                                     table__folds__projection=Folded.Projection.STANDINGS)
+            .order_by("table__round__number", "table__number", "position")
+            .values_list("table_id", "table__kind", "table__match__status", "entrant_id", "match_seat", "place",
+                         "points"))
+    tables: dict[int, list] = {}
+    for table_id, *row in rows:
+        tables.setdefault(table_id, []).append(row)
+    out = []
+    for seats in tables.values():
+        in_match = sum(1 for s in seats if s[3] is not None)
+        sides = sides_of(tournament.game, in_match) if in_match else ()
+        finished = seats[0][0] == Table.Kind.MATCH and seats[0][1] == Match.Status.FINISHED
+        firsts = {(sides[s[3]] if finished and s[3] is not None and s[3] < len(sides) else ("alone", s[2]))
+                  for s in seats if s[4] == 1}
+        table = []
+        for kind, status, entrant, match_seat, place, points in seats:
+            played = finished and match_seat is not None and place is not None
+            if place is not None:
+                result = Fraction(1) if place == 1 and len(firsts) == 1 else (HALF if place == 1 else Fraction(0))
+            else:   # a bye or a rest: by what it scored
+                points = exact(points or 0)
+                result = Fraction(1) if points >= win else (HALF if points > loss else Fraction(0))
+            table.append(Sitting(entrant, place, sides[match_seat] if played and match_seat < len(sides) else None,
+                                 played, result))
+        out.append(table)
+    return out
 
 
 def knockout_stages(tournament: Tournament) -> dict[int, int]:
@@ -212,55 +357,139 @@ def stage_label(stage: int, rounds: int, seats: int) -> str:
 
 
 TIE_BREAK_HELP = {
-    "head_to_head": _("among the players still tied: the points each took from the others in the matches "
-                      "between them"),
-    "buchholz": _("the match points of every opponent met, added up: a harder draw counts more"),
-    "median_buchholz": _("Buchholz without the highest- and the lowest-scoring opponent"),
-    "sonneborn_berger": _("opponents' match points: in full for each one finished above, half for each tie"),
-    "wins": _("matches won outright"),
+    "buchholz": _("for each round, the opponent's match points (at a bigger table, the average of the "
+                  "opponents'), added up: a harder draw counts more"),
+    "median_buchholz": _("Buchholz without its highest and its lowest round (with three rounds or more)"),
+    "sonneborn_berger": _("for each round, the opponent's match points: in full if you finished above them, half "
+                          "for the same place, nothing below (at a bigger table, the average over the opponents), "
+                          "added up"),
+    "wins": _("tables won outright, alone in first place (a side's win counts for both partners)"),
 }
 
 
 def tie_break_help(key: str, league: League, seats: int, higher_game_points: bool = True) -> str:
     """One line saying what a standings column counts (the legend under the table, the header's title)."""
+    points = {"win": num(league.win_points), "draw": num(league.draw_points), "loss": num(league.loss_points)}
     if key == "match_points":
         if seats == 2:
-            return str(_("points for results: %(win)s for a win, %(draw)s for a draw, %(loss)s for a loss") % {
-                "win": num(league.win_points), "draw": num(league.draw_points), "loss": num(league.loss_points)})
-        return str(_("points by place at each table; tied places share them"))
+            return str(_("points for results: %(win)s for a win, %(draw)s for a draw, %(loss)s for a loss") % points)
+        return str(_("points by place at each table, as the points above say; tied places share them"))
     if key == "game_points":
         if higher_game_points:
             return str(_("the game's own score, summed over all matches; more is better"))
         return str(_("the game's own score, summed over all matches; fewer is better in this game"))
+    if key == "head_to_head":
+        return str(_("only when every two of the players still tied have met: the points each took from the "
+                     "others, meeting by meeting — %(win)s for finishing above the other, %(draw)s for the same "
+                     "place, %(loss)s for below, at a table of any size; when two of them never met, it decides "
+                     "nothing") % points)
     return str(TIE_BREAK_HELP[key])
 
 
+def _places_text(points: Sequence[Fraction]) -> str:
+    return ", ".join(exact_text(p) for p in points)
+
+
+def scoring_rules(tournament: Tournament) -> list[dict]:
+    """The tournament's rules as its standings' legend states them, one paragraph each (``key``,
+    ``title``, ``text``), in words an organiser can check with a pencil: points by table size, partners,
+    byes, rounds without an opponent, withdrawals and forfeits, shared positions and rounding."""
+    from league.services.scoring import Rules, has_partners, sides_of
+
+    league = tournament.league
+    rules = Rules.of(tournament)
+    seats = tournament.seats_per_table
+    fmt = tournament.format
+    values = {"win": exact_text(rules.win), "draw": exact_text(rules.draw), "loss": exact_text(rules.loss),
+              "bye": exact_text(rules.bye_points)}
+    out = []
+    if seats == 2:
+        text = _("A match: a win scores %(win)s, a draw %(draw)s, a loss %(loss)s.") % values
+    else:
+        places = range(seats, 1, -1)    # a table of fewer players, or partnerships, or with forfeits
+        scales = "; ".join(ngettext("%(n)s place: %(points)s", "%(n)s places: %(points)s", k) % {
+            "n": k, "points": _places_text(rules.by_place(k))} for k in places)
+        if rules.uses_list:
+            text = _("Points by place at a full table: %(list)s. A table with fewer places takes the list's points "
+                     "at the same fraction of the way from first to last place, on the straight line between the "
+                     "two nearest places of the list — %(scales)s. Players who tie share the average of the points "
+                     "of the places they cover.") % {"list": _places_text(rules.place_points), "scales": scales}
+        else:
+            text = _("Points by place, whatever the table's size: first %(win)s, last %(loss)s, the places between "
+                     "evenly spaced — %(scales)s. Players who tie share the average of the points of the places "
+                     "they cover; at a table of two places a tie scores %(draw)s each (a draw).") % {
+                **values, "scales": scales}
+    out.append({"key": "points", "title": _("Points"), "text": str(text) + " " + str(_(
+        "Alone in first place is a win, a shared first place a draw, any other place a loss (the W, D and L "
+        "columns)."))})
+    if has_partners(tournament.game, seats):
+        sides = sides_of(tournament.game, seats)
+        a, b, c, d = (i + 1 for i in sorted(range(seats), key=lambda i: (sides[i], i)))
+        out.append({"key": "partners", "title": _("Partners"), "text": str(_(
+            "At a full table of %(n)s, seats %(a)s and %(b)s play against seats %(c)s and %(d)s as two partnerships. "
+            "Partners are one side and hold one place (a full table is a table of two places): both take the "
+            "side's place, points and result (a side's win is a win for both), and a partner is never an opponent — "
+            "not in Buchholz, Sonneborn–Berger or head-to-head. A smaller table plays without partnerships.") % {"n": seats, "a": a, "b": b, "c": c, "d": d})})
+    if fmt == Tournament.Format.SWISS:
+        bye = _("A bye (when the players do not fill the tables) scores %(bye)s, in a round without an "
+                "opponent.") % values
+    elif fmt == Tournament.Format.KNOCKOUT:
+        bye = _("A bye: through to the next round without a match, and no points.")
+    else:
+        bye = _("A rest (when the players do not fill the tables): no points, in a round without an opponent.")
+    out.append({"key": "byes", "title": _("Byes"), "text": str(bye)})
+    if league.unplayed_rounds == League.UnplayedRounds.VIRTUAL:
+        unplayed = _("A round without an opponent — a bye, a rest, a forfeit won or lost, a void table — counts in "
+                     "Buchholz and Sonneborn–Berger as a game against a virtual opponent who has the player's own "
+                     "match points, with the round's result: a forfeit won or a bye scoring at least a win's %(win)s "
+                     "is a win (1), a shared first place or a smaller bye a draw (½), anything else a loss (0). "
+                     "(FIDE's tie-break regulations, 2023.)") % values
+    else:
+        unplayed = _("A round without an opponent — a bye, a rest, a forfeit won or lost, a void table — adds "
+                     "nothing to Buchholz or Sonneborn–Berger.")
+    out.append({"key": "unplayed", "title": _("Rounds without an opponent"), "text": str(unplayed)})
+    out.append({"key": "withdrawals", "title": _("Withdrawals and forfeits"), "text": str(_(
+        "%(rule)s. A withdrawn player is not paired again. A match already paired for them is a forfeit, one for "
+        "each match they missed (the Ff column); a bye or rest already paired for them scores nothing and is no "
+        "forfeit, as everyone else in that round has a table already. “Withdrew in round N”: the first round they "
+        "missed; “after round N”: the last round they played to the end.") % {
+            "rule": league.get_forfeit_rule_display()})})
+    out.append({"key": "positions", "title": _("Positions"), "text": str(_(
+        "Players equal on every column share a position. Points are exact: a number with more than two decimals "
+        "is shown rounded, with its exact value (such as 10/3) when you point at it, and in the CSV file."))})
+    return out
+
+
 def standings(tournament: Tournament) -> dict:
-    """The standings table: positions, tie-break columns with values, W/D/L, byes, forfeits, withdrawals."""
+    """The standings table: positions, tie-break columns with values, W/D/L, byes, forfeits, withdrawals,
+    and the rules they follow (``scoring_rules``)."""
     league = tournament.league
     order = [k for k in league.tie_breaks if k in TIE_BREAKS] or ["match_points"]
     rows = list(Standing.objects.filter(tournament=tournament).select_related("entrant__player"))
     knockout = tournament.format == Tournament.Format.KNOCKOUT
     stages = knockout_stages(tournament) if knockout else {}
-    entries = [Entry(s.entrant_id, s.entrant.seed, s.points, s.game_points, s.wins, stages.get(s.entrant_id, 0))
-               for s in rows]
+    entries = [Entry(s.entrant_id, s.entrant.seed, exact(s.points or 0), s.game_points, s.wins,
+                     stages.get(s.entrant_id, 0)) for s in rows]
     higher_game_points = higher_game_points_win(tournament)
-    ranked = rank_entries(entries, _placed_tables(tournament), order, win=league.win_points,
+    ranked = rank_entries(entries, _sittings(tournament), order, win=league.win_points,
                           draw=league.draw_points, loss=league.loss_points,
-                          higher_game_points=higher_game_points)
+                          higher_game_points=higher_game_points, unplayed=league.unplayed_rounds)
     by_entrant = {s.entrant_id: s for s in rows}
     withdrawn = _withdrawals(tournament)
+    played_through = _withdrawn_after(tournament, withdrawn)
     out = []
     for r in ranked:
         s = by_entrant[r.id]
         player = s.entrant.player
+        cells = [number_cell(r.values.get(k)) for k in order]
         out.append({
             "position": r.position, "entrant_id": r.id, "player_id": player.pk, "name": player.name,
             "is_bot": player.shows_as_bot, "seed": s.entrant.seed,
-            "values": [num(r.values.get(k)) for k in order], "raw": {k: r.values.get(k) for k in order},
+            "values": [c["text"] for c in cells], "cells": cells,
+            "exact": [exact_text(r.values.get(k)) for k in order], "raw": {k: r.values.get(k) for k in order},
             "played": s.played, "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes,
             "forfeits": s.forfeits, "withdrawn": withdrawn.get(r.id),
-            "note": withdrawal_note(withdrawn.get(r.id)),
+            "note": withdrawal_note(withdrawn.get(r.id), after=r.id in played_through),
             "stage": stage_label(stages.get(r.id, 0), tournament.rounds or 0, tournament.seats_per_table)
             if knockout else "",
         })
@@ -268,18 +497,31 @@ def standings(tournament: Tournament) -> dict:
             "columns": [{"key": k, "label": str(TIE_BREAKS[k]), "short": str(TIE_BREAK_SHORT[k]),
                          "help": tie_break_help(k, league, tournament.seats_per_table, higher_game_points)}
                         for k in order],
-            "rows": out, "forfeit_rule": league.get_forfeit_rule_display()}
+            "rows": out, "forfeit_rule": league.get_forfeit_rule_display(), "rules": scoring_rules(tournament)}
 
 
 def _withdrawals(tournament: Tournament) -> dict[int, int]:
     return dict(Withdrawal.objects.filter(entrant__tournament=tournament).values_list("entrant_id", "round_number"))
 
 
-def withdrawal_note(round_number: int | None) -> str:
+def _withdrawn_after(tournament: Tournament, withdrawn: dict[int, int]) -> set[int]:
+    """The withdrawn entrants who played their withdrawal's round to the end (they left after it)."""
+    if not withdrawn:
+        return set()
+    seats = (TableSeat.objects.filter(entrant_id__in=list(withdrawn), table__round__tournament=tournament)
+             .values_list("entrant_id", "table__round__number", "forfeited"))
+    return {e for e, number, forfeited in seats if number == withdrawn[e] and not forfeited}
+
+
+def withdrawal_note(round_number: int | None, after: bool = False) -> str:
+    """"withdrew before the start", "withdrew in round N" (the first round missed) or "withdrew after
+    round N" (the last round played to the end)."""
     if round_number is None:
         return ""
     if round_number == 0:
         return str(_("withdrew before the start"))
+    if after:
+        return str(_("withdrew after round %(n)s") % {"n": round_number})
     return str(_("withdrew in round %(n)s") % {"n": round_number})
 
 
@@ -340,8 +582,9 @@ def _seat_rows(table: Table) -> list[dict]:
         player = s.entrant.player
         out.append({"name": player.name, "player_id": player.pk, "entrant_id": s.entrant_id,
                     "is_bot": player.shows_as_bot,
-                    "seed": s.entrant.seed, "place": s.place, "points": num(s.points), "game_points": s.game_points,
-                    "forfeited": s.forfeited, "match_seat": s.match_seat})
+                    "seed": s.entrant.seed, "place": s.place, "points": num(s.points),
+                    "points_exact": number_cell(s.points)["exact"] if s.points is not None else "",
+                    "game_points": s.game_points, "forfeited": s.forfeited, "match_seat": s.match_seat})
     return out
 
 
@@ -488,8 +731,14 @@ def tournament_fixtures(tournament: Tournament) -> list[dict]:
     entrants = list(tournament.entrants.select_related("player").order_by("seed"))
     field = [e for e in entrants if withdrawn.get(e.pk, 1) != 0]
     min_seats = max(2, registry.get(tournament.game).MIN_SEATS)
+    from league.services.scoring import sides_of
+
+    # the game's partnerships, as the round's pairing reads them (``rounds._sides``)
+    sides = tuple((k, of_seat) for k in range(2, tournament.seats_per_table + 1)
+                  if len(set(of_seat := sides_of(tournament.game, k))) < k)
     schedule = pairing.round_robin(len(field), tournament.seats_per_table, min_seats,
-                                   double=tournament.format != Tournament.Format.ROUND_ROBIN)
+                                   double=tournament.format != Tournament.Format.ROUND_ROBIN,
+                                   **({"sides": sides} if sides else {}))
     done = tournament.round_set.count()
     out = []
     for number, p in enumerate(schedule, start=1):
@@ -618,11 +867,21 @@ def league_page(league: League) -> dict:
 # ---------------------------------------------------------------------------
 
 def ratings_for_game(game: str, limit: int = 100) -> list[dict]:
+    """The ratings list, best first. Players whose ratings read the same (as the list shows them, to
+    one decimal) share a position, as in the standings: 1, 1, 3."""
+    def shown(r: Rating) -> Decimal:  # as the list's ``floatformat:1`` shows it
+        return Decimal(repr(r.ordinal)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+
     rows = Rating.objects.filter(game=game).select_related("player")
-    ranked = sorted(rows, key=lambda r: (-r.ordinal, r.player.name))[:limit]
-    return [{"position": i, "player_id": r.player_id, "name": r.player.name, "is_bot": r.player.shows_as_bot,
-             "rating": round(r.ordinal, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "matches": r.matches}
-            for i, r in enumerate(ranked, start=1)]
+    ranked = sorted(rows, key=lambda r: (-shown(r), -r.ordinal, r.player.name))[:limit]
+    out, position, last = [], 0, None
+    for i, r in enumerate(ranked, start=1):
+        if shown(r) != last:
+            position, last = i, shown(r)
+        out.append({"position": position, "player_id": r.player_id, "name": r.player.name,
+                    "is_bot": r.player.shows_as_bot, "rating": round(r.ordinal, 2), "mu": round(r.mu, 2),
+                    "sigma": round(r.sigma, 2), "matches": r.matches})
+    return out
 
 
 # The rating chart: an SVG drawn on the server (no script), in viewBox units.
@@ -786,7 +1045,9 @@ def player_recent(player: PlayerProfile, limit: int = 20, user=None) -> list[dic
         match = table.match
         out.append({"tournament": table.round.tournament, "round": table.round.number, "table": table.number,
                     "bye": table.kind == Table.Kind.BYE, "opponents": [o.entrant.player.name for o in others],
-                    "place": s.place, "points": num(s.points), "forfeited": s.forfeited,
+                    "place": s.place, "points": num(s.points),
+                    "points_exact": number_cell(s.points)["exact"] if s.points is not None else "",
+                    "forfeited": s.forfeited,
                     "match_id": match.pk if match else None, "running": bool(match and match.is_running),
                     "finished": bool(match and match.status == Match.Status.FINISHED),
                     "link": match_link(match, user)})
@@ -807,7 +1068,7 @@ STANDINGS_COUNTERS = ("played", "wins", "draws", "losses", "byes", "forfeits")
 
 def standings_csv_rows(tournament: Tournament) -> list[list]:
     """The standings as CSV rows, header first; a counter that is also a tie-break (``wins``) is
-    one column, in the tie-break order."""
+    one column, in the tie-break order. Values are exact (``exact_text``: 2.25, or 10/3)."""
     table = standings(tournament)
     counters = [c for c in STANDINGS_COUNTERS if c not in table["order"]]
     header = ["position", "player", *table["order"], *counters, "note"]
@@ -815,7 +1076,7 @@ def standings_csv_rows(tournament: Tournament) -> list[list]:
         header.append("stage")
     rows = [header]
     for r in table["rows"]:
-        row = [r["position"], r["name"], *r["values"], *(r[c] for c in counters), r["note"]]
+        row = [r["position"], r["name"], *r["exact"], *(r[c] for c in counters), r["note"]]
         if table["knockout"]:
             row.append(r["stage"])
         rows.append(row)
@@ -851,7 +1112,7 @@ def results_csv_rows(tournament: Tournament) -> list[list]:
             for i, s in enumerate(t["seats"]):
                 rows.append([rnd["number"], t["number"], t["kind"], i, s["name"],
                              "" if s["match_seat"] is None else s["match_seat"],
-                             "" if s["place"] is None else s["place"], s["points"],
+                             "" if s["place"] is None else s["place"], s["points_exact"] or s["points"],
                              "" if s["game_points"] is None else s["game_points"], int(s["forfeited"]),
                              t["match_id"] or "", t["match_status"] or ""])
     return rows

@@ -61,9 +61,11 @@ def tournament_live(request, tournament_id: int):
 
 def _tournament_context(request, tournament_id: int) -> dict:
     from games import streams
+    from league.services.rounds import pairing_rules
 
     tournament = _tournament(tournament_id)
     context = selectors.tournament_page(tournament, request.user)
+    context["pairing_rules"] = pairing_rules(tournament)
     running = tournament.status == Tournament.Status.RUNNING
     context["stream_url"] = reverse("tournament_stream", args=[tournament.pk]) \
         if streams.available(request) and running else None

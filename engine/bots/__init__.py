@@ -15,6 +15,8 @@ The levels, weakest first (``POLICY_NAMES``): ``random``, ``greedy``,
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import importlib
 import random as _random
 
@@ -51,19 +53,34 @@ def choose(game: str, policy: str, view: dict, legal: list[dict],
     return table[policy](view, legal, rng, must_act)
 
 
-def bot_rng(match_id: int, position: int, seat: int) -> _random.Random:
-    """A bot's randomness at a position: keyed by (match, position, seat), nothing else, so a
-    repeated task decides the same and an auditor can derive the same move again."""
-    return _random.Random(f"{match_id}:{position}:{seat}")
+#: The opening event's mark (``match_opened``: ``"bots_keyed_by": "secret"``) of a match whose bots'
+#: randomness is keyed by ``bot_key(secret)``; a match opened without it keys them by its id.
+BOTS_KEYED_BY_SECRET = "secret"
+BOT_KEY_FORMULA = "cardleague-bots-v1"
 
 
-def bot_move(game: str, match_id: int, position: int, state, seat: int, policy: str) -> dict | None:
-    """The move ``policy`` makes for ``seat`` at ``position`` of match ``match_id``, from the seat's
-    own view and legal moves only; None when it lets optional moves go (a seat holding the turn
-    always moves)."""
+def bot_key(secret: str) -> str:
+    """The key of a match's bots' randomness: HMAC-SHA256(key = the match's secret, message =
+    "cardleague-bots-v1"), 64 hex digits. Derived from the secret, not the match's id: two matches with
+    the same secret (a seeded tournament's, run twice) play alike, and nobody at the table can foresee
+    a bot's draws before the secret is revealed. Matches opened before this key its bots by their id."""
+    return hmac.new(secret.encode("utf-8"), BOT_KEY_FORMULA.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def bot_rng(key: int | str, position: int, seat: int) -> _random.Random:
+    """A bot's randomness at a position: keyed by (the match's bot key, position, seat), nothing else, so a
+    repeated task decides the same and an auditor can derive the same move again. ``key``: ``bot_key``
+    of the secret, or the match's id for a match opened before that (and the engine-only ladder)."""
+    return _random.Random(f"{key}:{position}:{seat}")
+
+
+def bot_move(game: str, key: int | str, position: int, state, seat: int, policy: str) -> dict | None:
+    """The move ``policy`` makes for ``seat`` at ``position`` of the match whose bot key is ``key``
+    (``bot_rng``), from the seat's own view and legal moves only; None when it lets optional moves go
+    (a seat holding the turn always moves)."""
     from engine import registry
 
     engine_game = registry.get(game)
     view = engine_game.view(state, seat)
     legal = engine_game.legal_moves(state, seat)
-    return choose(game, policy, view, legal, bot_rng(match_id, position, seat), must_act=view.get("turn") == seat)
+    return choose(game, policy, view, legal, bot_rng(key, position, seat), must_act=view.get("turn") == seat)

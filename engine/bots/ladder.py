@@ -10,7 +10,8 @@ two matches. A first place shared by both levels counts half to each.
 
 Bots decide exactly as they do in the league: from the seat's view and legal moves,
 through ``engine.bots.choose``, with the randomness keyed by (match, position, seat)
-(``bot_rng``); out of turn they are offered their optional moves first.
+(``bot_rng``: here the ladder's match number; the league's matches key it by ``bot_key`` of their
+secret); out of turn they are offered their optional moves first.
 ``manage.py bot_ladder`` and ``tests/bench/bot_ladder.py`` print the table.
 """
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The searching bots: information-set Monte Carlo tree search (ISMCTS) over sampled worlds.
 
 A search bot sees what every bot sees: its seat's view, its legal moves and its random
-generator (keyed by match, position and seat, ``engine.bots.bot_rng``). Never the state,
-never the seed: that is the no-peeking guarantee (``tests/engine/test_search.py`` gives it
-one view over two different hidden deals and gets the same decision).
+generator (keyed by the match's bot key, position and seat, ``engine.bots.bot_rng``; the key is
+an HMAC of the secret, which no draw gives back). Never the state, never the seed: that is the
+no-peeking guarantee (``tests/engine/test_search.py`` gives it one view over two different hidden
+deals and gets the same decision).
 
 One iteration:
 

@@ -1,7 +1,8 @@
 """The bots: their choices, their runs, and waking bots left waiting.
 
-A bot sees only its own seat's view and legal moves; its randomness is keyed by (match, position,
-seat), so a repeated task decides the same. Bots are fast, people are not: while a person may still
+A bot sees only its own seat's view and legal moves; its randomness is keyed by (the match's bot key,
+position, seat) (``games.services.matches.bots_key``: derived from the secret), so a repeated task
+decides the same. Bots are fast, people are not: while a person may still
 call (LIVOL!/UNO!) before being caught, no bot moves until ``CARDLEAGUE_CALL_GRACE_SECONDS`` have
 passed since the person's card landed — the rules stay as written, the grace only delays the bots.
 """
@@ -19,6 +20,7 @@ from engine import registry
 from engine.bots import bot_move
 from games import store
 from games.models import Match, Seat
+from games.services.matches import bots_key
 
 
 class BotRun(NamedTuple):
@@ -37,7 +39,7 @@ def bot_choice(match: Match, state, seats: list[Seat] | None = None,
     position = match.last_seq if position is None else position
     for seat in registry.get(match.game).to_act(state):
         if seat in policy:
-            move = bot_move(match.game, match.pk, position, state, seat, policy[seat])
+            move = bot_move(match.game, bots_key(match), position, state, seat, policy[seat])
             if move is not None:
                 return seat, move
     return None

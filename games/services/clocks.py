@@ -170,6 +170,7 @@ def _no_shows(match: Match, due: list[Seat]) -> int:
 def _move_timeout(match: Match, seat: Seat) -> int:
     """The seat to act let its deadline pass: the match's rule decides its move."""
     from engine.bots import bot_move
+    from games.services.matches import bots_key
     from games.services.moves import record_move
 
     engine_game = registry.get(match.game)
@@ -179,7 +180,8 @@ def _move_timeout(match: Match, seat: Seat) -> int:
     abandon = (match.timeout_rule == Match.TimeoutRule.FORFEIT
                or seat.timeouts_in_a_row >= settings.CARDLEAGUE_ABANDON_AFTER)
     policy = settings.CARDLEAGUE_STAND_IN_POLICY
-    move = {"type": "resign"} if abandon else bot_move(match.game, match.pk, match.last_seq, state, seat.index, policy)
+    move = {"type": "resign"} if abandon else bot_move(match.game, bots_key(match), match.last_seq, state,
+                                                       seat.index, policy)
     lead = _timed_out(seat, "resign" if abandon else "bot_move", position=match.last_seq,
                       **({} if abandon else {"policy": policy}))
     seat.deadline = None

@@ -7,7 +7,9 @@ client draws it; a bot's seat, and a person's seat the server fills in (no value
 timed out), gets ``engine.core.server_contribution(secret, seat)``, fixed by the commitment. When
 every seat has joined, the engine's ``start`` runs with ``engine.core.match_seed(secret,
 contributions)``. Invited people accept (joining) or decline (the match is cancelled); people a
-tournament seated take their seat by opening the match.
+tournament seated take their seat by opening the match. The bots' randomness is keyed by
+``engine.bots.bot_key(secret)`` (the opening says ``"bots_keyed_by": "secret"``; matches opened before
+that key it by their id: ``bots_key``).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from engine.bots import POLICY_NAMES
+from engine.bots import BOTS_KEYED_BY_SECRET, POLICY_NAMES, bot_key
 from engine.core import is_contribution, match_seed, server_contribution
 from engine.record import SEAT_FORFEITED
 from games import store, streams
@@ -75,12 +77,15 @@ class SeatSpec:
 @transaction.atomic
 def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = None, seed: str | None = None,
                  deck: list[str] | None = None, created_by=None, clock: dict | None = None,
-                 timeout_rule: str = Match.TimeoutRule.BOT, wake_bots: bool = True) -> Match:
+                 timeout_rule: str = Match.TimeoutRule.BOT, wake_bots: bool = True,
+                 secret: str | None = None) -> Match:
     """Open a match: its seats, the commitment, the contributions of the seats at the table, and —
     when nobody is still to accept or take a seat — the engine's opening events.
 
     ``seed`` fixes the engine's seed (tests, benchmarks; no contributions are then asked for);
     without it the server draws a secret and the seats' randomness goes into every shuffle.
+    ``secret`` gives the server's secret instead of drawing it (a seeded bot tournament, for tests and
+    demos only: a secret anyone can derive is no secret); the seats' randomness goes in as usual.
     Raises ``ValueError`` for an unknown game, bad options, a bad seat count, a deck that is not a
     permutation of the game's cards or a bad clock; ``SeatedTwice`` for a person in two seats.
     ``wake_bots=False`` leaves the bots for the caller to run (a benchmark, a tournament task).
@@ -95,7 +100,9 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
     check_clock(clock)
     if timeout_rule not in Match.TimeoutRule.values:
         raise ValueError(f"unknown timeout rule {timeout_rule!r}")
-    secret = seed or secrets.token_hex(32)
+    if seed and secret:
+        raise ValueError("a match has either a fixed engine seed or a given secret")
+    secret = seed or secret or secrets.token_hex(32)
     scheme = 1 if seed else 2
     match = Match.objects.create(game=game, options=dict(options or {}), status=Match.Status.WAITING, seed=secret,
                                  seed_commitment=store.seed_commitment(secret), seed_scheme=scheme,
@@ -106,7 +113,8 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
     store.append_events(match, [{"type": MATCH_OPENED, "game": game, "options": match.options,
                                  "players": [seat_label(i, s) for i, s in enumerate(seats)],
                                  "clock": match.clock, "timeout_rule": timeout_rule,
-                                 "commitment": match.seed_commitment, "seed_scheme": scheme}], seat=None, move=None)
+                                 "commitment": match.seed_commitment, "seed_scheme": scheme,
+                                 "bots_keyed_by": BOTS_KEYED_BY_SECRET}], seat=None, move=None)
     for index, spec in enumerate(seats):
         if spec.status == Seat.Status.JOINED:
             _contribute(match, index, spec.entropy)
@@ -150,6 +158,18 @@ def contributions(match: Match) -> list[str]:
 def engine_seed(match: Match) -> str:
     """The seed the engine gets: the secret itself (scheme 1), or ``match_seed(secret, contributions)``."""
     return match.seed if match.seed_scheme < 2 else match_seed(match.seed, contributions(match))
+
+
+def bots_key(match: Match) -> int | str:
+    """The key of the match's bots' randomness (``engine.bots.bot_rng``): ``bot_key(secret)`` for a match
+    whose opening says ``"bots_keyed_by": "secret"`` (every match opened since), else its id."""
+    key = getattr(match, "_bots_key", None)
+    if key is None:
+        opened = (Event.objects.filter(match=match, seq=1, type=MATCH_OPENED)
+                  .values_list("payload", flat=True).first())
+        key = bot_key(match.seed) if (opened or {}).get("bots_keyed_by") == BOTS_KEYED_BY_SECRET else match.pk
+        match._bots_key = key
+    return key
 
 
 def _start_or_wait(match: Match, *, wake_bots: bool) -> None:

@@ -28,7 +28,7 @@ from league.services.clubs import (club_create, league_create, season_create, pl
                                    bots_ensure)
 from league.services.tournaments import (LEAGUE_CLOCK, tournament_create, entrant_add, entrant_remove, bots_add,
                                          entrant_withdraw)
-from league.services.scoring import (CENT, Rules, SeatScore, SeatIn, table_scores)
+from league.services.scoring import (Rules, SeatScore, SeatIn, table_scores)
 from league.services.rounds import (planned_rounds, round_pair, _pair_swiss, round_start, table_match_create,
                                     table_run, match_result_record,
                                     table_record, round_close)
@@ -45,7 +45,7 @@ __all__ = [
     "LeagueError", "InvalidTournament", "NotTakingEntries", "AlreadyEntered", "RoundNotClosed",
     "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople", "inline_execution",
     "club_create", "league_create", "season_create", "player_for_user", "player_bot_create", "bots_ensure",
-    "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "CENT", "Rules",
+    "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "Rules",
     "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "_pair_swiss", "round_start",
     "table_match_create", "table_run", "match_result_record", "table_record", "round_close", "standings_apply",
     "rating_apply", "projections_rebuild", "tournament_sweep", "tournaments_sweep", "tournament_run",

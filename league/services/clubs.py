@@ -23,13 +23,16 @@ def club_create(*, name: str, slug: str, description: str = "", organisers: Sequ
 def league_create(*, club_id: int, name: str, game: str, options: dict | None = None,
                   win_points=None, draw_points=None, loss_points=None, place_points: list | None = None,
                   bye_points=None, tie_breaks: list[str] | None = None, forfeit_rule: str | None = None,
-                  rated: bool = True, clock: dict | None = None, timeout_rule: str | None = None) -> League:
+                  rated: bool = True, clock: dict | None = None, timeout_rule: str | None = None,
+                  unplayed_rounds: str | None = None) -> League:
     """A club's league of one game; ``clock`` (None: no clock) and ``timeout_rule`` are what its
-    tournaments start from."""
+    tournaments start from; ``unplayed_rounds`` (``virtual``, the default, or ``none``) is how a round
+    without an opponent counts in Buchholz and Sonneborn–Berger."""
     league = League(club_id=club_id, name=name, game=game, options=options or {}, rated=rated, clock=clock or None)
     for field, value in (("win_points", win_points), ("draw_points", draw_points), ("loss_points", loss_points),
                          ("bye_points", bye_points), ("place_points", place_points), ("tie_breaks", tie_breaks),
-                         ("forfeit_rule", forfeit_rule), ("timeout_rule", timeout_rule)):
+                         ("forfeit_rule", forfeit_rule), ("timeout_rule", timeout_rule),
+                         ("unplayed_rounds", unplayed_rounds)):
         if value is not None:
             setattr(league, field, value)
     league.full_clean()

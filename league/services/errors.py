@@ -67,3 +67,10 @@ class RemindedRecently(LeagueError):
     code = "reminded_recently"
     status = 429
     message = _("That seat was reminded a few minutes ago: give the person a little time.")
+
+
+class SeededWithPeople(LeagueError):
+    code = "seeded_with_people"
+    status = 409
+    message = _("Only a tournament of the server's bots can run from a seed: whoever knows the seed knows "
+                "every deal in advance.")

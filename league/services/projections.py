@@ -1,4 +1,7 @@
-"""Projections folded from decided tables: standings and openskill ratings, each once (``Folded``)."""
+"""Projections folded from decided tables: standings and openskill ratings, each once (``Folded``).
+
+Partners (``scoring.sides_of``: Karuselis with four seats) are one side: they share their side's
+place and points in the standings, and openskill rates them as one team."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -10,7 +13,7 @@ from django.utils import timezone
 from engine import registry
 from games.models import Match
 from league.models import (Folded, Rating, RatingHistory, Round, Standing, Table, TableSeat, Tournament)
-from league.services.scoring import Rules, SeatIn, table_scores
+from league.services.scoring import Rules, SeatIn, sides_of, table_scores
 
 
 def _min_seats(tournament: Tournament) -> int:
@@ -45,14 +48,21 @@ def standings_apply(*, table_id: int) -> bool:
         return False
     tournament = table.round.tournament
     result = table.match.result if table.match_id and table.match.status == Match.Status.FINISHED else None
-    scores = table_scores(kind=table.kind, seats=[SeatIn(s.entrant_id, s.match_seat, s.forfeited) for s in seats],
-                          result=result, rules=Rules.of(tournament))
+    in_match = sum(1 for s in seats if s.match_seat is not None)
+    sides = sides_of(tournament.game, in_match) if in_match else ()
+    scores = table_scores(kind=table.kind, rules=Rules.of(tournament), result=result, seats=[
+        SeatIn(s.entrant_id, s.match_seat, s.forfeited,
+               sides[s.match_seat] if s.match_seat is not None and s.match_seat < len(sides) else None)
+        for s in seats])
     for seat, score in zip(seats, scores):
         seat.place, seat.points, seat.game_points = score.place, score.points, score.game_points
         seat.save(update_fields=["place", "points", "game_points"])
-        Standing.objects.get_or_create(tournament=tournament, entrant_id=score.entrant_id)
-        Standing.objects.filter(entrant_id=score.entrant_id).update(
-            points=F("points") + score.points,
+        standing, _created = (Standing.objects.select_for_update(of=("self",))
+                              .get_or_create(tournament=tournament, entrant_id=score.entrant_id))
+        # points are exact fractions (text in the database): added here, under the row's lock
+        standing.points = standing.points + score.points
+        standing.save(update_fields=["points"])
+        Standing.objects.filter(pk=standing.pk).update(
             game_points=F("game_points") + (score.game_points or 0),
             played=F("played") + (1 if score.result else 0),
             wins=F("wins") + (1 if score.result == "win" else 0),
@@ -84,22 +94,31 @@ def rating_apply(*, table_id: int) -> bool:
                        .values_list("match_seat", "entrant__player_id"))
     rank_of = {seat: i + 1 for i, group in enumerate(match.result["ranking"]) for seat in group}
     order = sorted(seat_player)
+    # partners are one team (openskill's teams), every other seat a team of one
+    side = sides_of(match.game, len(rank_of))
+    teams: dict[int, list[int]] = {}
+    for seat in order:
+        teams.setdefault(side[seat] if seat < len(side) else -1 - seat, []).append(seat)
     model = _openskill()
     current = {r.player_id: r for r in Rating.objects.select_for_update(of=("self",))
                .filter(game=match.game, player_id__in=seat_player.values())}
-    before = []
+    before = {}
     for seat in order:
         r = current.get(seat_player[seat])
-        before.append(model.rating(mu=r.mu, sigma=r.sigma) if r else model.rating())
-    after = model.rate([[b] for b in before], ranks=[rank_of[s] for s in order])
-    for seat, old, (new,) in zip(order, before, after):
-        player_id = seat_player[seat]
-        rating = current.get(player_id) or Rating(player_id=player_id, game=match.game)
-        rating.mu, rating.sigma, rating.matches = new.mu, new.sigma, (rating.matches or 0) + 1
-        rating.save()
-        RatingHistory.objects.create(player_id=player_id, game=match.game, table=table, match=match, mu=new.mu,
-                                     sigma=new.sigma, mu_before=old.mu, sigma_before=old.sigma,
-                                     played_at=match.finished_at or timezone.now())
+        before[seat] = model.rating(mu=r.mu, sigma=r.sigma) if r else model.rating()
+    team_seats = list(teams.values())
+    after = model.rate([[before[s] for s in team] for team in team_seats],
+                       ranks=[rank_of[team[0]] for team in team_seats])
+    for team, new_team in zip(team_seats, after):
+        for seat, new in zip(team, new_team):
+            old = before[seat]
+            player_id = seat_player[seat]
+            rating = current.get(player_id) or Rating(player_id=player_id, game=match.game)
+            rating.mu, rating.sigma, rating.matches = new.mu, new.sigma, (rating.matches or 0) + 1
+            rating.save()
+            RatingHistory.objects.create(player_id=player_id, game=match.game, table=table, match=match,
+                                         mu=new.mu, sigma=new.sigma, mu_before=old.mu, sigma_before=old.sigma,
+                                         played_at=match.finished_at or timezone.now())
     Folded.objects.create(projection=Folded.Projection.RATINGS, table=table)
     return True
 

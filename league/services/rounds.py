@@ -1,6 +1,7 @@
 """Rounds: pairing the next (``league.pairing``), starting its matches, running and recording tables, closing it."""
 from __future__ import annotations
 
+import itertools
 import math
 from datetime import timedelta
 from functools import partial
@@ -19,13 +20,16 @@ from league.models import (Entrant, Folded, Rating, Round, Standing, Table, Tabl
 from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
 from league.services.inline import _enqueue_tables, _inline
 from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
+from league.services.scoring import sides_of
+from league.services.seeding import seeded_secret
 
 
 def planned_rounds(tournament: Tournament, field: int) -> int:
     seats = tournament.seats_per_table
     min_seats = _min_seats(tournament)
     if tournament.is_round_robin:
-        return len(pairing.round_robin(field, seats, min_seats, double=_double(tournament)))
+        return len(pairing.round_robin(field, seats, min_seats, double=_double(tournament),
+                                       sides=pairing_sides(tournament)))
     if tournament.format == Tournament.Format.KNOCKOUT:
         return pairing.knockout_rounds(field, seats)
     return tournament.rounds or max(1, math.ceil(math.log2(max(field, 2))))
@@ -33,6 +37,21 @@ def planned_rounds(tournament: Tournament, field: int) -> int:
 
 def _double(tournament: Tournament) -> bool:
     return tournament.format in (Tournament.Format.DOUBLE_ROUND_ROBIN, Tournament.Format.LEAGUE)
+
+
+def pairing_sides(tournament: Tournament) -> pairing.Sides:
+    """The game's partnerships for the pairing: (table size, side of each seat) for each size up to the
+    tournament's at which partners play as one side (Karuselis at four: seats 0 and 2 against 1 and 3)."""
+    return tuple((k, sides) for k in range(2, tournament.seats_per_table + 1)
+                 if len(set(sides := sides_of(tournament.game, k))) < k)
+
+
+def pairing_rules(tournament: Tournament) -> dict:
+    """How this tournament's tables are drawn, in words (the page's legend: ``pairing.pairing_rules``)."""
+    field = tournament.entrants.count() - (Withdrawal.objects.filter(entrant__tournament=tournament, round_number=0)
+                                           .count())
+    return pairing.pairing_rules(tournament.format, tournament.seats_per_table, _min_seats(tournament),
+                                 pairing_sides(tournament), field=field)
 
 
 
@@ -115,7 +134,8 @@ def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdraw
     seats, min_seats = tournament.seats_per_table, _min_seats(tournament)
     if tournament.is_round_robin:
         field = [e.pk for e in sorted(entrants, key=lambda e: e.seed) if withdrawn.get(e.pk, 1) != 0]
-        schedule = pairing.round_robin(len(field), seats, min_seats, double=_double(tournament))
+        schedule = pairing.round_robin(len(field), seats, min_seats, double=_double(tournament),
+                                       sides=pairing_sides(tournament))
         this = schedule[number - 1]
         return _numbered([(Table.Kind.MATCH, [field[i] for i in t]) for t in this.tables]
                          + [(Table.Kind.BYE, [field[i]]) for i in this.byes])
@@ -133,11 +153,13 @@ def _pair_swiss(tournament: Tournament, entrants: list[Entrant], withdrawn: dict
     points = dict(Standing.objects.filter(tournament=tournament).values_list("entrant_id", "points"))
     history = _history(tournament)
     contenders = [pairing.Contender(e.pk, int((points.get(e.pk) or 0) * 100), tuple(history["opponents"][e.pk]),
-                                    history["byes"][e.pk], tuple(history["seats"][e.pk])) for e in active]
+                                    history["byes"][e.pk], tuple(history["seats"][e.pk]),
+                                    tuple(history["partners"][e.pk])) for e in active]
     if tournament.seats_per_table == 2:
         result = pairing.swiss_pairs(contenders)
     else:
-        result = pairing.swiss_tables(contenders, tournament.seats_per_table, _min_seats(tournament))
+        result = pairing.swiss_tables(contenders, tournament.seats_per_table, _min_seats(tournament),
+                                      sides=pairing_sides(tournament))
     return _numbered([(Table.Kind.MATCH, list(t)) for t in result.tables]
                      + [(Table.Kind.BYE, [b]) for b in result.byes])
 
@@ -147,17 +169,25 @@ def _numbered(tables: list) -> list:
 
 
 def _history(tournament: Tournament) -> dict:
-    """Who met whom, byes and seats held, from the closed rounds."""
+    """Who met whom, byes, seats held and partners (seats on one side of a match: ``sides_of``), from
+    the closed rounds."""
     from collections import defaultdict
 
     rows = (TableSeat.objects.filter(table__round__tournament=tournament, table__round__status=Round.Status.CLOSED)
             .order_by("table__round__number", "table__number", "position")
             .values_list("table_id", "table__kind", "entrant_id", "match_seat"))
     tables: dict[int, list] = defaultdict(list)
-    out = {"opponents": defaultdict(list), "byes": defaultdict(int), "seats": defaultdict(list)}
+    out = {"opponents": defaultdict(list), "byes": defaultdict(int), "seats": defaultdict(list),
+           "partners": defaultdict(list)}
     for table_id, kind, entrant_id, match_seat in rows:
         tables[table_id].append((kind, entrant_id, match_seat))
     for members in tables.values():
+        playing = [(e, seat) for _kind, e, seat in members if seat is not None]
+        side = sides_of(tournament.game, len(playing)) if len(playing) > 1 else ()
+        for (a, sa), (b, sb) in itertools.combinations(playing, 2):
+            if side and side[sa] == side[sb]:
+                out["partners"][a].append(b)
+                out["partners"][b].append(a)
         for kind, entrant_id, match_seat in members:
             if kind == Table.Kind.BYE:
                 out["byes"][entrant_id] += 1
@@ -172,9 +202,9 @@ def _pair_knockout(tournament: Tournament, number: int, entrants: list[Entrant],
     seats = tournament.seats_per_table
     if number == 1:
         field = [e for e in sorted(entrants, key=lambda e: e.seed) if e.pk not in withdrawn]
-        slots = pairing.knockout_slots(len(field), seats)
-        groups = [[field[s - 1].pk for s in slot if s is not None] for slot in slots]
         min_seats = _min_seats(tournament)
+        slots = pairing.knockout_slots(len(field), seats, min_seats)
+        groups = [[field[s - 1].pk for s in slot if s is not None] for slot in slots]
         if any(1 < len(g) < min_seats for g in groups):
             raise InvalidTournament(ngettext(
                 "Players: %(n)s. Some first-round tables would have fewer than %(min)s seat; add or remove players.",
@@ -243,7 +273,8 @@ def _policy(game: str, policy: str) -> str:
 
 @transaction.atomic
 def table_match_create(*, table_id: int) -> Match | None:
-    """The table's match, created once under the table's row lock (None: no match to play)."""
+    """The table's match, created once under the table's row lock (None: no match to play). Its secret
+    is drawn, or derived from the seed of a seeded bot tournament run here (``league.services.seeding``)."""
     table = (Table.objects.select_for_update(of=("self",)).select_related("round__tournament", "match")
              .get(pk=table_id))
     if table.match_id:
@@ -267,7 +298,7 @@ def table_match_create(*, table_id: int) -> Match | None:
     # is the tournament's as it is now (a change applies to the matches created from then on)
     match = match_create(game=tournament.game, seats=specs, options=tournament.options, clock=tournament.clock,
                          timeout_rule=tournament.timeout_rule,
-                         created_by=tournament.created_by, wake_bots=False)
+                         created_by=tournament.created_by, wake_bots=False, secret=seeded_secret(table, playing))
     for i, s in enumerate(playing):
         s.match_seat = i
         s.save(update_fields=["match_seat"])

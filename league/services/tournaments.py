@@ -84,7 +84,13 @@ def entrant_withdraw(*, entrant_id: int, reason: str = "", by=None) -> Withdrawa
     """Withdraw an entrant: not paired again; unplayed tables scored by the league's rule.
 
     A table of a paired or running round that holds the entrant marks their seat
-    forfeited; a running match there is aborted and the table is decided at once.
+    forfeited; a running match there is aborted and the table is decided at once. A bye or a
+    rest already paired for them scores nothing and is no forfeit (``scoring.table_scores``):
+    everyone else in that round has a table already.
+
+    The withdrawal's round is the round the entrant is seated in now, or, when the current round
+    does not hold them (a knockout player already out), the last round they played: the page says
+    "withdrew in round N" for a round they missed, "after round N" for one they played to the end.
     """
     entrant = Entrant.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=entrant_id)
     if Withdrawal.objects.filter(entrant=entrant).exists():
@@ -93,6 +99,10 @@ def entrant_withdraw(*, entrant_id: int, reason: str = "", by=None) -> Withdrawa
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentFinished()
     current = tournament.round_set.order_by("-number").values_list("number", flat=True).first() or 0
+    if current and not TableSeat.objects.filter(entrant=entrant, table__round__number=current).exists():
+        # not in the current round (knocked out before it): they left after the last round they played
+        current = (TableSeat.objects.filter(entrant=entrant).order_by("-table__round__number")
+                   .values_list("table__round__number", flat=True).first() or 0)
     withdrawal = Withdrawal.objects.create(entrant=entrant, round_number=current, reason=reason, created_by=by)
     open_seats = (TableSeat.objects.filter(entrant=entrant,
                                            table__round__status__in=[Round.Status.PAIRED, Round.Status.RUNNING])

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -35,15 +36,20 @@ def expected_points(table_seats, result, league: League, seats_per_table: int) -
     """Points per entrant from a match result, computed independently of the services."""
     by_seat = {s.match_seat: s.entrant_id for s in table_seats}
     n = len(by_seat)
-    if seats_per_table == 2 and n == 2:
+    if n == 2 and (seats_per_table == 2 or not league.place_points):
         if len(result["ranking"]) == 1:
             return {e: league.draw_points for e in by_seat.values()}
         (winner,), (loser,) = result["ranking"]
         return {by_seat[winner]: league.win_points, by_seat[loser]: league.loss_points}
+    # n places: first the win points, last the loss points, evenly between; ties share exactly
+    win, loss = Fraction(league.win_points), Fraction(league.loss_points)
     out, place = {}, 0
     for group in result["ranking"]:
-        share = sum(Decimal(n - 1 - p) for p in range(place, place + len(group))) / len(group)
+        share = sum(loss + (win - loss) * Fraction(n - 1 - p, n - 1)
+                    for p in range(place, place + len(group))) / len(group)
+        exact_decimal = Decimal(share.numerator) / Decimal(share.denominator)
+        assert Fraction(exact_decimal) == share   # the default places' shares are finite decimals
         for seat in group:
-            out[by_seat[seat]] = share.quantize(Decimal("0.01"))
+            out[by_seat[seat]] = exact_decimal
         place += len(group)
     return out

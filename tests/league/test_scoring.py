@@ -35,10 +35,11 @@ def test_n_seats_score_by_place_with_ties_sharing_the_places_they_cover():
 
 
 def test_a_shared_first_place_at_a_multi_seat_table_is_a_draw():
+    # three places score 3, 1.5, 0 (first the win points, last the loss points, evenly between)
     seats = [SeatIn(i, i, False) for i in range(3)]
     scores = table_scores(kind="match", seats=seats, result={"ranking": [[0, 1], [2]], "scores": [5, 5, 0]},
                           rules=Rules(two_seat=False))
-    assert _points(scores) == [(1, D("1.5"), "draw"), (1, D("1.5"), "draw"), (3, D(0), "loss")]
+    assert _points(scores) == [(1, D("2.25"), "draw"), (1, D("2.25"), "draw"), (3, D(0), "loss")]
 
 
 def test_a_forfeit_awards_the_opponent_a_win_or_voids_the_table():
@@ -57,8 +58,8 @@ def test_a_player_withdrawn_before_a_multi_seat_match_comes_last_under_award():
     result = {"ranking": [[1], [0]], "scores": [10, 30]}
     award = table_scores(kind="match", seats=seats, result=result, rules=Rules(two_seat=False))
     void = table_scores(kind="match", seats=seats, result=result, rules=Rules(two_seat=False, forfeit_rule="void"))
-    assert _points(award) == [(2, D(1), "loss"), (3, D(0), "loss"), (1, D(2), "win")]
-    assert _points(void) == [(2, D(0), "loss"), (None, D(0), None), (1, D(1), "win")]
+    assert _points(award) == [(2, D("1.5"), "loss"), (3, D(0), "loss"), (1, D(3), "win")]
+    assert _points(void) == [(2, D(0), "loss"), (None, D(0), None), (1, D(3), "win")]
 
 
 def test_a_swiss_bye_scores_the_bye_points():
@@ -116,8 +117,9 @@ def test_multi_seat_tables_give_partial_sonneborn_berger_and_pairwise_head_to_he
     tables = [[(1, 1), (2, 2), (3, 2)]]
     entries = {1: Entry(1, 1, D(2)), 2: Entry(2, 2, D("0.5")), 3: Entry(3, 3, D("0.5"))}
     values = tie_break_values(entries, tables)
-    assert values[1]["sonneborn_berger"] == D(1)          # 0.5 + 0.5, both beaten
-    assert values[2]["sonneborn_berger"] == D("0.25")     # half of 3's 0.5 (tied), nothing from 1
+    # one value per round: the mean over the table's opponents
+    assert values[1]["sonneborn_berger"] == D("0.5")      # (0.5 + 0.5) / 2, both beaten
+    assert values[2]["sonneborn_berger"] == D("0.125")    # (nothing from 1 + half of 3's 0.5) / 2
     assert head_to_head({2, 3}, tables, D(3), D(1), D(0)) == {2: D(1), 3: D(1)}
 
 

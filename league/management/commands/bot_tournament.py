@@ -1,12 +1,18 @@
-"""``manage.py bot_tournament --game GAME --format swiss|round_robin|knockout --players N [--rounds R] [--sync]``
+"""``manage.py bot_tournament --game GAME --format swiss|round_robin|knockout --players N [--rounds R]
+[--seed S] [--sync]``
 
 Creates a tournament of N bots (in the "Bot arena" club, one league per game),
 runs it to the end — through Celery (a worker must be running) or in this
 process with ``--sync`` — and prints the final standings.
+
+``--seed S`` derives every match's secret from S (``league.services.seeding``), so the same command
+gives the same pairings, results, standings and match events again (ids, times and hashes aside):
+for tests and demos only, since whoever knows S knows every deal.
 """
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
@@ -17,10 +23,18 @@ from games.models import GAME_LABELS
 from league import services
 from league.management.commands._common import domain_errors, progress_text, standings_text
 from league.models import Club, League, Round, Tournament
+from league.services.seeding import tournament_seeded
 
 
-def run_to_end(tournament: Tournament, *, sync: bool, timeout: float, out) -> Tournament:
-    """Pair and start the first round if needed, then run in-process or watch the workers."""
+def run_to_end(tournament: Tournament, *, sync: bool, timeout: float, out, seed: str | None = None) -> Tournament:
+    """Pair and start the first round if needed, then run in-process or watch the workers. With a
+    ``seed`` the matches' secrets come from it (``tournament_seeded``): the matches are created here,
+    so through Celery the tournament must not start its rounds itself (``auto_advance`` off)."""
+    with tournament_seeded(tournament_id=tournament.pk, seed=seed) if seed else nullcontext():
+        return _run_to_end(tournament, sync=sync, timeout=timeout, out=out)
+
+
+def _run_to_end(tournament: Tournament, *, sync: bool, timeout: float, out) -> Tournament:
     if sync:
         return services.tournament_run(
             tournament_id=tournament.pk,
@@ -62,6 +76,10 @@ class Command(BaseCommand):
                             help="a bot level (weakest first), or mixed: greedy and random in turn")
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                             help="a match option, e.g. target=200; repeatable")
+        parser.add_argument("--seed", default=None,
+                            help="derive every match's secret from this text, so that the same command gives the "
+                                 "same tournament again (pairings, results, standings, match events). For tests "
+                                 "and demos only: whoever knows the seed knows every deal")
         parser.add_argument("--sync", action="store_true", help="run in this process instead of through Celery")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the workers")
 
@@ -72,20 +90,25 @@ class Command(BaseCommand):
             key, _, value = item.partition("=")
             options[key] = int(value) if value.lstrip("-").isdigit() else value
         seats = o["seats"] or max(2, registry.get(game).MIN_SEATS)
+        if o["seed"] is not None and not o["seed"]:
+            raise CommandError("--seed needs a non-empty text")
         with domain_errors():
             club = Club.objects.filter(slug="bot-arena").first() or services.club_create(
                 name="Bot arena", slug="bot-arena", description="Tournaments of bots run from the command line.")
             league = League.objects.filter(club=club, game=game).first() or services.league_create(
                 club_id=club.pk, name=f"{GAME_LABELS.get(game, game)} bots", game=game)
             name = f"{GAME_LABELS.get(game, game)} {o['format'].replace('_', ' ')} of {o['players']} bots · " \
-                   f"{timezone.localtime():%Y-%m-%d %H:%M:%S}"
-            tournament = services.tournament_create(league_id=league.pk, name=name, format=o["format"],
+                   f"{timezone.localtime():%Y-%m-%d %H:%M:%S}" + (f" · seed {o['seed']}" if o["seed"] else "")
+            # seeded through Celery: this command starts every round, so that it derives the secrets
+            tournament = services.tournament_create(league_id=league.pk, name=name[:120], format=o["format"],
                                                     seats_per_table=seats, rounds=o["rounds"], options=options,
-                                                    seeding=Tournament.Seeding.ENTRY)
+                                                    seeding=Tournament.Seeding.ENTRY,
+                                                    auto_advance=not (o["seed"] and not o["sync"]))
             services.bots_add(tournament_id=tournament.pk, count=o["players"], policy=o["policy"])
             self.stdout.write(f"tournament {tournament.pk}: {tournament.name}")
             started = time.monotonic()
-            tournament = run_to_end(tournament, sync=o["sync"], timeout=o["timeout"], out=self.stdout)
+            tournament = run_to_end(tournament, sync=o["sync"], timeout=o["timeout"], out=self.stdout,
+                                    seed=o["seed"])
         self.stdout.write("")
         self.stdout.write(f"Final standings ({time.monotonic() - started:.1f}s):" if tournament.status ==
                           Tournament.Status.FINISHED else "Standings so far:")

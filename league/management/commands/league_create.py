@@ -18,10 +18,16 @@ class Command(BaseCommand):
         parser.add_argument("--game", required=True)
         parser.add_argument("--options", default="{}", help='match options as JSON, e.g. {"target": 300}')
         parser.add_argument("--points", default=None, help="two seats: win,draw,loss (default 3,1,0)")
-        parser.add_argument("--place-points", default=None, help="3+ seats: points by place, e.g. 3,2,1,0")
+        parser.add_argument("--place-points", default=None,
+                            help="3+ seats: points by place at a full table, e.g. 3,2,1,0 (default: first the "
+                                 "win points, last the loss points, evenly between)")
         parser.add_argument("--bye-points", default=None)
         parser.add_argument("--tie-breaks", default=None, help="comma-separated order")
         parser.add_argument("--forfeit", choices=["award", "void"], default=None)
+        parser.add_argument("--unplayed-rounds", choices=["virtual", "none"], default=None,
+                            help="a round without an opponent (a bye, a rest, a forfeit) in Buchholz and "
+                                 "Sonneborn-Berger: virtual (default; a virtual opponent with the player's own "
+                                 "points, FIDE 2023) or none (it adds nothing)")
         parser.add_argument("--unrated", action="store_true")
         parser.add_argument("--clock", default=None,
                             help='the clock as JSON: live {"move_seconds": 60} (optionally "bank_seconds", '
@@ -44,7 +50,7 @@ class Command(BaseCommand):
                 place_points=[float(v) for v in o["place_points"].split(",")] if o["place_points"] else None,
                 tie_breaks=o["tie_breaks"].split(",") if o["tie_breaks"] else None, forfeit_rule=o["forfeit"],
                 rated=not o["unrated"], clock=json.loads(o["clock"]) if o["clock"] else None,
-                timeout_rule=o["timeout_rule"])
+                timeout_rule=o["timeout_rule"], unplayed_rounds=o["unplayed_rounds"])
         except (ValidationError, ValueError) as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"league {league.pk}: {league}")
