@@ -158,7 +158,7 @@ def tournament_detail(request, tournament_id: RowIdPath):
 @router.get("/tournaments/{tournament_id}/standings", response={200: StandingsOut, **ERRORS})
 def tournament_standings(request, tournament_id: RowIdPath):
     table = selectors.standings(_tournament(tournament_id))
-    rows = [{**r, "tie_breaks": dict(zip(table["order"], r["values"]))} for r in table["rows"]]
+    rows = [{**r, "tie_breaks": dict(zip(table["order"], r["exact"]))} for r in table["rows"]]
     return {"tournament_id": tournament_id, "order": table["order"], "rows": rows}
 
 

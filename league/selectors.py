@@ -103,22 +103,10 @@ def number_cell(value) -> dict:
 
 
 def higher_game_points_win(tournament: Tournament) -> bool:
-    """Whether more game points are better, read from the tournament's own results: in most
-    games the winner holds the most points (Cardavia: lives left), in some the fewest (LIVOL's
-    own-hand variant). Without results yet, more is better."""
-    more = fewer = 0
-    results = (Match.objects.filter(league_table__round__tournament=tournament, status=Match.Status.FINISHED)
-               .values_list("result", flat=True)[:50])
-    for result in results:
-        ranking, scores = (result or {}).get("ranking"), (result or {}).get("scores")
-        if not ranking or not scores or len(ranking[0]) != 1 or len(ranking) < 2:
-            continue
-        best, others = scores[ranking[0][0]], [scores[s] for group in ranking[1:] for s in group]
-        if best > max(others):
-            more += 1
-        elif best < min(others):
-            fewer += 1
-    return fewer <= more
+    """Whether more game points are better in the tournament's matches: the engine's ``score_order`` of
+    the game with the league's options (most games: more is better; LIVOL's own-hand variant and IOTA's
+    kids' variant: fewer)."""
+    return registry.get(tournament.league.game).score_order(tournament.league.options) == "higher"
 
 
 # ---------------------------------------------------------------------------

@@ -291,7 +291,7 @@ def test_three_players_sharing_places_take_exact_shares_that_add_up():
     assert sum(s.points for s in scores[:3]) == 10
 
 
-def test_shared_places_stay_exact_in_the_standings_the_page_and_the_csv(league, client):
+def test_shared_places_stay_exact_in_the_standings_the_page_the_csv_and_the_api(league, client):
     # given a four-seat LIVOL tournament with points 5, 3, 2, 0 whose one match had three players tied first
     league.place_points = [5, 3, 2, 0]
     league.save()
@@ -310,6 +310,9 @@ def test_shared_places_stay_exact_in_the_standings_the_page_and_the_csv(league, 
     rows = list(csv.reader(io.StringIO(client.get(f"/tournaments/{tournament.pk}/standings.csv").content.decode())))
     column = rows[0].index("match_points")
     assert sorted(r[column] for r in rows[1:]) == ["0", "10/3", "10/3", "10/3"]
+    # and so does the API
+    api = client.get(f"/api/league/tournaments/{tournament.pk}/standings").json()
+    assert sorted(r["tie_breaks"]["match_points"] for r in api["rows"]) == ["0", "10/3", "10/3", "10/3"]
 
 
 # ---------------------------------------------------------------------------
