@@ -115,6 +115,10 @@ def notify_user(user_id: int | None, kind: str, **data) -> None:
 
 _readers: ThreadPoolExecutor | None = None
 
+#: How many events a stream reads at once: a stream further behind reads page after page until it is
+#: current (then waits for the next notice), and a finished match's stream ends with ``end``.
+STREAM_PAGE = 500
+
 
 def _reading(fn):
     """A database read for an open stream, run on this process's few stream-reader threads
@@ -172,9 +176,18 @@ def _match_access(request, match_id: int, seat):
         return None, None, http_error(exc)
 
 
+def _digits(text: str | None, most: int) -> int | None:
+    """A count written in ASCII digits only, at most ``most`` of them (``str.isdigit`` alone also takes
+    "²" and other digits ``int`` refuses, and ``int`` refuses over 4,300 digits: both were a 500)."""
+    if text is None or not (0 < len(text) <= most and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 def _position(request) -> int:
+    """Where a stream starts: after ``Last-Event-ID`` (a reconnecting client), else ``?after=``, else 0."""
     text = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
-    return int(text) if text.isdigit() and len(text) < 10 else 0
+    return _digits(text, 9) or 0
 
 
 async def match_stream(request, match_id: int):
@@ -183,10 +196,10 @@ async def match_stream(request, match_id: int):
     if refused is not None:
         return refused
     seat_text = request.GET.get("seat")
-    if seat_text is not None and not (seat_text.isdigit() and len(seat_text) < 3):
+    seat_number = _digits(seat_text, 2)
+    if seat_text is not None and seat_number is None:
         return _error(400, {"code": "malformed_request", "rule": None, "message": "seat is a seat number"})
-    match, seat, failure = await _reading(_match_access)(request, match_id,
-                                                              None if seat_text is None else int(seat_text))
+    match, seat, failure = await _reading(_match_access)(request, match_id, seat_number)
     if failure is not None:
         return _error(failure[0], failure[1])
     after = _position(request)
@@ -199,19 +212,23 @@ async def _match_frames(match_id: int, seat, after: int):
 
     def new_events(position):
         match = Match.objects.get(pk=match_id)
-        return match.has_ended, match.last_seq, selectors.events_for_seat(match, seat, after=position)
+        rows = selectors.events_for_seat(match, seat, after=position, limit=STREAM_PAGE + 1)
+        return match.has_ended, match.last_seq, rows[:STREAM_PAGE], len(rows) > STREAM_PAGE
 
     pubsub = await _subscribe(_channel("match", match_id))
     try:
         yield _frame({"match": match_id, "seat": seat, "after": after}, event="hello")
         while True:
-            ended, last, events = await _reading(new_events)(after)
+            ended, last, events, more = await _reading(new_events)(after)
             for e in events:
                 yield _frame(e, event="match_event", id=e["seq"])
             if events:
                 after = events[-1]["seq"]
-            if ended and after >= last:
-                yield _frame({"match": match_id, "seq": after}, event="end")
+            if more:
+                continue  # behind by more than a page: read the next page at once, not at the next notice
+            if ended:
+                # everything the seat may know was sent (once a match has ended, that is every event)
+                yield _frame({"match": match_id, "seq": max(after, last)}, event="end")
                 return
             # read again on a notice; on silence, only say the stream is alive (and read again only
             # if this process's subscription is down: then the streams fall back to polling)
@@ -256,11 +273,20 @@ async def _account_frames(user):
 
 async def tournament_stream(request, tournament_id: int):
     """``GET /api/tournaments/{id}/stream``: a ``changed`` notice whenever the tournament's standings
-    or rounds change (public, like its page: it carries nothing but the notice)."""
+    or rounds change (public, like its page: it carries nothing but the notice). An id that names no
+    tournament is a 404, not a stream held open for nothing."""
     refused = _unavailable(request, "reload the page.")
     if refused is not None:
         return refused
+    if not await _reading(_tournament_exists)(tournament_id):
+        return _error(404, {"code": "not_found", "rule": None, "message": "no such tournament"})
     return _stream_response(_notices(_channel("tournament", tournament_id), {"tournament": tournament_id}))
+
+
+def _tournament_exists(tournament_id: int) -> bool:
+    from django.apps import apps
+
+    return apps.get_model("league", "Tournament").objects.filter(pk=tournament_id).exists()
 
 
 async def _notices(channel: str, hello: dict):
@@ -294,16 +320,34 @@ class _Hub:
         self.queues: dict[str, set[asyncio.Queue]] = {}
         self.reader: asyncio.Task | None = None
         self.pubsub = None
+        self.lock = asyncio.Lock()
+
+    def _up(self) -> bool:
+        return self.reader is not None and not self.reader.done()
 
     async def open(self) -> None:
-        if self.reader is not None and not self.reader.done():
+        """Subscribe once: streams that start together (after a deploy) wait for the first one's
+        subscription under the lock instead of each opening their own."""
+        if self._up():
             return
+        async with self.lock:
+            if self._up():
+                return
+            old, self.pubsub = self.pubsub, await self._connect()
+            self.reader = asyncio.get_running_loop().create_task(self._read())
+            if old is not None:  # the subscription that ended: let its connection go
+                try:
+                    await old.aclose()
+                except Exception:
+                    log.debug("closing the old streams subscription failed", exc_info=True)
+
+    async def _connect(self):
         import redis.asyncio as aioredis
 
         client = aioredis.Redis.from_url(settings.CARDLEAGUE_STREAMS_URL)
-        self.pubsub = client.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.psubscribe(f"{settings.CARDLEAGUE_STREAMS_PREFIX}:*")
-        self.reader = asyncio.get_running_loop().create_task(self._read())
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        await pubsub.psubscribe(f"{settings.CARDLEAGUE_STREAMS_PREFIX}:*")
+        return pubsub
 
     async def _read(self) -> None:
         try:
@@ -343,11 +387,21 @@ async def _subscribe(channel: str):
 
 
 async def _next_message(subscription, timeout: float) -> str | None:
-    """The next message on the stream's channel, or None after ``timeout`` seconds of silence."""
+    """The next message on the stream's channel, or None after ``timeout`` seconds of silence.
+
+    ``asyncio.timeout``, not ``asyncio.wait_for``: on Python 3.11, ``wait_for`` returns the message
+    when a notice arrives just as the client leaves and swallows the cancellation, so the stream of a
+    client that left went on for ever. Here a cancellation always ends the stream."""
     _, _, queue = subscription
+    if timeout <= 0:
+        try:
+            return queue.get_nowait()
+        except asyncio.QueueEmpty:
+            return None
     try:
-        return await asyncio.wait_for(queue.get(), timeout) if timeout > 0 else queue.get_nowait()
-    except (asyncio.TimeoutError, asyncio.QueueEmpty):
+        async with asyncio.timeout(timeout):
+            return await queue.get()
+    except TimeoutError:
         return None
 
 

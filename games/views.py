@@ -95,9 +95,10 @@ def _board_context(request, match: Match, since: int | None = None) -> dict:
     context["move_url"] = _url("match_move", match, seat_query)
     context["poll_url"] = _url("match_board", match, {"since": match.last_seq, **seat_query})
     context["log_url"] = _url("match_log", match, seat_query)
-    # live without polling where the server has streams: the seat's own event stream
-    context["stream_url"] = _url("match_stream", match, seat_query) if streams.available(request) and \
-        not match.has_ended else None
+    # live without polling where the server has streams: the seat's own event stream, from the position
+    # the page shows (not from event 1: a long match's page would fetch its board once per old event)
+    context["stream_url"] = _url("match_stream", match, {**seat_query, "after": match.last_seq}) \
+        if streams.available(request) and not match.has_ended else None
     context.update(_game_assets(match))
     return context
 

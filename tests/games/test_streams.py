@@ -7,7 +7,6 @@ import hashlib
 import json
 import secrets
 import threading
-import time
 
 import httpx
 import pytest
@@ -58,11 +57,16 @@ def test_a_seats_stream_brings_its_events_in_order_and_ends_with_the_match(asgi_
                          options={"target": 20}, wake_bots=False)
     key = token_for(people[0])
     got: list[dict] = []
+    hello = threading.Event()
+
+    def until_end(frames):
+        hello.set()  # the first frame is the stream's hello: it is subscribed from here on
+        return frames[-1]["event"] == "end"
+
     reader = threading.Thread(target=lambda: got.extend(read_frames(
-        f"{asgi_server}/api/matches/{match.pk}/stream?seat=0", key, until=lambda fs: fs[-1]["event"] == "end",
-        timeout=60)))
+        f"{asgi_server}/api/matches/{match.pk}/stream?seat=0", key, until=until_end, timeout=60)))
     reader.start()
-    time.sleep(0.5)
+    assert hello.wait(30), "the stream said no hello"
     # the match is played to the end while the stream is open
     game = registry.get("livol")
     for _ in range(5000):
@@ -134,13 +138,18 @@ def test_no_frame_of_a_seats_stream_carries_what_the_seat_may_not_see(asgi_serve
 def test_an_account_stream_brings_an_invitation_and_then_the_start(asgi_server, people):
     key = token_for(people[1])
     got: list[dict] = []
-    reader = threading.Thread(target=lambda: got.extend(read_frames(
-        f"{asgi_server}/api/stream", key, until=lambda fs: any(f["event"] == "match_started" for f in fs))))
+    hello = threading.Event()
+
+    def until_started(frames):
+        hello.set()  # the first frame is the stream's hello: it is subscribed from here on
+        return any(f["event"] == "match_started" for f in frames)
+
+    reader = threading.Thread(target=lambda: got.extend(read_frames(f"{asgi_server}/api/stream", key,
+                                                                    until=until_started)))
     reader.start()
-    time.sleep(0.5)
+    assert hello.wait(30), "the stream said no hello"
     match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1], invite=True)],
                          created_by=people[0])
-    time.sleep(0.3)
     httpx.post(f"{asgi_server}/api/matches/{match.pk}/join", json={"entropy": "de" * 16},
                headers={"Authorization": f"Bearer {key}"}, timeout=10).raise_for_status()
     reader.join(30)

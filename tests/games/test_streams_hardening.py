@@ -1,0 +1,124 @@
+"""Streams that end when their client leaves, open one Redis subscription however many start at once,
+catch up in pages and end a finished match, start where the page is, and refuse what does not exist
+(issue 23: M1, M2, M4, L-1 and H2's unknown ids)."""
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from games import streams
+from games.models import Match
+from games.services import SeatSpec, bots_advance, match_create
+from tests.games.test_streams import events, read_frames, token_for
+
+
+def test_a_stream_cancelled_just_as_a_notice_arrives_ends():
+    # given a stream waiting for its next notice
+    async def scenario():
+        queue: asyncio.Queue = asyncio.Queue()
+        waiting = asyncio.get_running_loop().create_task(streams._next_message((None, "c", queue), 30))
+        await asyncio.sleep(0)  # the stream is now waiting on its queue
+        # when a notice arrives in the same instant as the client leaves (its task is cancelled)
+        queue.put_nowait("12")
+        waiting.cancel()
+        # then the stream ends (asyncio.wait_for on Python 3.11 returned "12" and it went on for ever)
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+    asyncio.run(scenario())
+
+
+def test_a_notice_or_silence_is_what_a_waiting_stream_reads():
+    async def scenario():
+        queue: asyncio.Queue = asyncio.Queue()
+        subscription = (None, "c", queue)
+        queue.put_nowait("5")
+        assert await streams._next_message(subscription, 1) == "5"
+        assert await streams._next_message(subscription, 0.01) is None
+        assert await streams._next_message(subscription, 0) is None
+    asyncio.run(scenario())
+
+
+def test_streams_that_start_together_open_one_subscription():
+    # given a process whose streams' hub is not subscribed yet, and a Redis that answers slowly
+    opened = []
+
+    class Hub(streams._Hub):
+        async def _connect(self):
+            opened.append(1)
+            await asyncio.sleep(0.01)
+            return object()
+
+        async def _read(self):
+            await asyncio.Event().wait()
+
+    async def scenario():
+        hub = Hub()
+        # when twenty streams start in the same instant
+        await asyncio.gather(*(hub.open() for _ in range(20)))
+        # then the hub subscribed once (the race left 21 subscriptions, 20 of them unread)
+        assert len(opened) == 1 and hub._up()
+        hub.reader.cancel()
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("text,expected", [("0", 0), ("17", 17), ("²", None), ("１２", None), ("-1", None),
+                                           ("", None), ("9" * 5000, None), ("12a", None), (None, None)])
+def test_a_count_in_a_stream_request_is_ascii_digits_and_short(text, expected):
+    assert streams._digits(text, 9) == expected
+
+
+pytestmark_db = pytest.mark.django_db(transaction=True)
+
+
+@pytestmark_db
+def test_a_stream_far_behind_reads_page_after_page_and_ends_a_finished_match(asgi_server, people):
+    # given a finished match (of bots) of more events than a stream reads at once
+    match = match_create(game="livol", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="greedy")],
+                         seed="stream-pages", options={"target": 500}, wake_bots=False)
+    bots_advance(match_id=match.pk, budget=100_000)
+    match.refresh_from_db()
+    assert match.has_ended
+    if match.last_seq <= 2 * streams.STREAM_PAGE:
+        pytest.fail(f"the match has only {match.last_seq} events: the test needs more than two pages")
+    # when a spectator's stream is opened from the start
+    key = token_for(people[0])
+    frames = read_frames(f"{asgi_server}/api/matches/{match.pk}/stream", key,
+                         until=lambda fs: fs[-1]["event"] == "end", timeout=60)
+    # then every event comes, in order, once, and then the end (it stalled after the first page)
+    assert [f["id"] for f in events(frames)] == list(range(1, match.last_seq + 1))
+    assert frames[-1] == {"event": "end", "data": {"match": match.pk, "seq": match.last_seq}}
+
+
+@pytestmark_db
+def test_a_stream_opened_after_a_position_starts_there(asgi_server, people):
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")], seed="stream-after",
+                         wake_bots=False)
+    match.refresh_from_db()
+    key = token_for(people[0])
+    frames = read_frames(f"{asgi_server}/api/matches/{match.pk}/stream?seat=0&after={match.last_seq - 1}", key,
+                         until=lambda fs: len(events(fs)) >= 1)
+    assert [f["id"] for f in events(frames)] == [match.last_seq]
+    assert frames[0]["event"] == "hello" and frames[0]["data"]["after"] == match.last_seq - 1
+
+
+@pytestmark_db
+def test_the_play_page_opens_its_stream_from_the_position_it_shows(client, people, settings, monkeypatch):
+    monkeypatch.setattr(streams, "available", lambda request: True)
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")], seed="page-after",
+                         wake_bots=False)
+    match.refresh_from_db()
+    client.force_login(people[0])
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f'data-stream-url="/api/matches/{match.pk}/stream?seat=0&amp;after={match.last_seq}"' in page
+
+
+@pytestmark_db
+@pytest.mark.parametrize("path", ["/api/tournaments/999999/stream", "/api/matches/999999/stream?seat=²",
+                                  "/api/matches/1/stream?seat=" + "9" * 5000])
+def test_a_stream_of_nothing_or_of_a_malformed_seat_is_refused_not_held_open(asgi_server, people, path):
+    key = token_for(people[0])
+    response = httpx.get(f"{asgi_server}{path}", headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    assert response.status_code in (400, 404) and response.json()["code"] in ("not_found", "malformed_request")
+    assert response.status_code == (404 if "tournaments" in path else 400)
