@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
@@ -138,6 +139,33 @@ def _reading(fn):
     return on_reader
 
 
+_authenticators: ThreadPoolExecutor | None = None
+
+
+def _authenticating(fn):
+    """Authentication of a new stream, on its own threads: a new stream's ``hello`` never waits behind
+    the reads of streams that are behind (they have the readers, ``_reading``)."""
+    def run(*args, **kwargs):
+        from django.db import close_old_connections
+
+        close_old_connections()
+        return fn(*args, **kwargs)
+
+    async def on_thread(*args, **kwargs):
+        global _authenticators
+        if _authenticators is None:
+            _authenticators = ThreadPoolExecutor(2, thread_name_prefix="stream-auth")
+        return await asyncio.get_running_loop().run_in_executor(_authenticators,
+                                                                functools.partial(run, *args, **kwargs))
+    return on_thread
+
+
+def _address(request) -> str:
+    from games.access import client_address
+
+    return client_address(None, request)
+
+
 def _frame(data: dict, *, event: str = "message", id: int | None = None) -> str:
     head = (f"id: {id}\n" if id is not None else "") + f"event: {event}\n"
     return head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n"
@@ -147,14 +175,128 @@ def _error(status: int, body: dict) -> JsonResponse:
     return JsonResponse(body, status=status)
 
 
+class _TooManyWrongTokens(Exception):
+    def __init__(self, wait: int):
+        self.wait = wait
+
+
 def _authenticate(request):
-    """The request's account: a bearer token (no CSRF: a stream only reads) or the session."""
+    """The request's account: a bearer token (no CSRF: a stream only reads) or the session. Raises
+    ``_TooManyWrongTokens`` when this address sent too many wrong tokens (a 429, not a 500)."""
+    from ninja.errors import Throttled
+
     from games.api import TokenAuth
 
     header = request.headers.get("Authorization", "")
     if header.lower().startswith("bearer "):
-        return TokenAuth().authenticate(request, header[7:].strip())
-    return request.user if request.user.is_authenticated else None
+        try:
+            user = TokenAuth().authenticate(request, header[7:].strip())
+        except Throttled as exc:
+            raise _TooManyWrongTokens(int(getattr(exc, "wait", None) or 60)) from None
+        if user is not None:
+            request.stream_token = hashlib.sha256(header[7:].strip().encode("utf-8")).hexdigest()
+            request.stream_user_id = user.pk
+        return user
+    user = request.user if request.user.is_authenticated else None
+    if user is not None:
+        request.stream_user_id = user.pk
+    return user
+
+
+def _still_allowed(user_id: int, token_hash: str | None) -> bool:
+    """Whether the account that opened a stream may still read it: active, and its token (if it came
+    with one) not deleted. Checked at every read, so a revoked token's stream stops at once."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import ApiToken
+
+    if token_hash is not None:
+        return ApiToken.objects.filter(key_hash=token_hash, user_id=user_id, user__is_active=True).exists()
+    return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
+
+
+def _throttled(wait: int) -> JsonResponse:
+    response = _error(429, {"code": "throttled", "rule": None, "message": "too many wrong tokens from this address"})
+    response["Retry-After"] = str(wait)
+    return response
+
+
+# -- caps: how many streams one account, one address and this process hold open ------------------------
+
+class _Caps:
+    """Open streams counted per account, per address and in this process. A stream over the account's
+    or the address's cap is a 429 with ``Retry-After``; over the process's (set below the process's file
+    limit, ``RLIMIT_NOFILE``) a 503, so that the process never runs out of files for other requests."""
+
+    def __init__(self):
+        self.accounts: dict[object, int] = {}
+        self.addresses: dict[str, int] = {}
+        self.total = 0
+
+    def refusal(self, account, address: str) -> JsonResponse | None:
+        if self.total >= _process_cap():
+            response = _error(503, {"code": "streams_full", "rule": None,
+                                    "message": "this server holds as many streams as it can: try again soon"})
+        elif account is not None and self.accounts.get(account, 0) >= settings.CARDLEAGUE_STREAMS_PER_ACCOUNT:
+            response = _error(429, {"code": "too_many_streams", "rule": None,
+                                    "message": "this account has as many streams open as it may"})
+        elif self.addresses.get(address, 0) >= settings.CARDLEAGUE_STREAMS_PER_ADDRESS:
+            response = _error(429, {"code": "too_many_streams", "rule": None,
+                                    "message": "this address has as many streams open as it may"})
+        else:
+            return None
+        response["Retry-After"] = str(settings.CARDLEAGUE_STREAM_RETRY_AFTER)
+        return response
+
+    def take(self, account, address: str) -> None:
+        self.total += 1
+        self.addresses[address] = self.addresses.get(address, 0) + 1
+        if account is not None:
+            self.accounts[account] = self.accounts.get(account, 0) + 1
+
+    def give_back(self, account, address: str) -> None:
+        self.total -= 1
+        for table, key in ((self.addresses, address), (self.accounts, account)):
+            if key is not None and key in table:
+                table[key] -= 1
+                if table[key] <= 0:
+                    del table[key]
+
+
+_caps = _Caps()
+
+
+@lru_cache(maxsize=1)
+def _process_cap() -> int:
+    """``CARDLEAGUE_STREAMS_PER_PROCESS``, or else three quarters of the process's file limit (each open
+    stream holds one file: its socket), keeping the rest for requests, the database and Redis."""
+    if settings.CARDLEAGUE_STREAMS_PER_PROCESS:
+        return settings.CARDLEAGUE_STREAMS_PER_PROCESS
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        if soft == resource.RLIM_INFINITY or soft <= 0:
+            soft = 65536
+    except (ImportError, ValueError, OSError):  # pragma: no cover - not a Unix
+        soft = 1024
+    return max(16, soft * 3 // 4)
+
+
+async def _capped(frames, account, address: str):
+    """The frames of one stream, counted against the caps while it is open, and ended after
+    ``CARDLEAGUE_STREAM_MAX_SECONDS`` (the client reconnects, with ``Last-Event-ID`` where it has one)."""
+    _caps.take(account, address)
+    deadline = asyncio.get_running_loop().time() + settings.CARDLEAGUE_STREAM_MAX_SECONDS
+    try:
+        async for frame in frames:
+            yield frame
+            if asyncio.get_running_loop().time() >= deadline:
+                yield _frame({"after_seconds": settings.CARDLEAGUE_STREAM_MAX_SECONDS}, event="reconnect")
+                return
+    finally:
+        _caps.give_back(account, address)
+        await frames.aclose()
 
 
 def _match_access(request, match_id: int, seat):
@@ -162,7 +304,10 @@ def _match_access(request, match_id: int, seat):
     from games.access import access_match, access_seat
     from games.errors import DomainError, http_error
 
-    user = _authenticate(request)
+    try:
+        user = _authenticate(request)
+    except _TooManyWrongTokens as exc:
+        return None, None, exc
     try:
         if user is None:
             from games.errors import NotSignedIn
@@ -199,18 +344,27 @@ async def match_stream(request, match_id: int):
     seat_number = _digits(seat_text, 2)
     if seat_text is not None and seat_number is None:
         return _error(400, {"code": "malformed_request", "rule": None, "message": "seat is a seat number"})
-    match, seat, failure = await _reading(_match_access)(request, match_id, seat_number)
+    match, seat, failure = await _authenticating(_match_access)(request, match_id, seat_number)
+    if isinstance(failure, _TooManyWrongTokens):
+        return _throttled(failure.wait)
     if failure is not None:
         return _error(failure[0], failure[1])
+    account, address = request.stream_user_id, _address(request)
+    refused = _caps.refusal(account, address)
+    if refused is not None:
+        return refused
     after = _position(request)
-    return _stream_response(_match_frames(match.pk, seat, after))
+    frames = _match_frames(match.pk, seat, after, account, getattr(request, "stream_token", None))
+    return _stream_response(_capped(frames, account, address))
 
 
-async def _match_frames(match_id: int, seat, after: int):
+async def _match_frames(match_id: int, seat, after: int, user_id: int, token_hash: str | None):
     from games import selectors
     from games.models import Match
 
     def new_events(position):
+        if not _still_allowed(user_id, token_hash):
+            return None
         match = Match.objects.get(pk=match_id)
         rows = selectors.events_for_seat(match, seat, after=position, limit=STREAM_PAGE + 1)
         return match.has_ended, match.last_seq, rows[:STREAM_PAGE], len(rows) > STREAM_PAGE
@@ -219,7 +373,11 @@ async def _match_frames(match_id: int, seat, after: int):
     try:
         yield _frame({"match": match_id, "seat": seat, "after": after}, event="hello")
         while True:
-            ended, last, events, more = await _reading(new_events)(after)
+            read = await _reading(new_events)(after)
+            if read is None:  # the token was deleted or the account deactivated
+                yield _frame({"match": match_id, "reason": "access_revoked"}, event="end")
+                return
+            ended, last, events, more = read
             for e in events:
                 yield _frame(e, event="match_event", id=e["seq"])
             if events:
@@ -245,13 +403,21 @@ async def account_stream(request):
     refused = _unavailable(request, "poll /api/invitations.")
     if refused is not None:
         return refused
-    user = await _reading(_authenticate)(request)
+    try:
+        user = await _authenticating(_authenticate)(request)
+    except _TooManyWrongTokens as exc:
+        return _throttled(exc.wait)
     if user is None:
         return _error(401, {"code": "not_signed_in", "rule": None, "message": "sign in first"})
-    return _stream_response(_account_frames(user))
+    address = _address(request)
+    refused = _caps.refusal(user.pk, address)
+    if refused is not None:
+        return refused
+    frames = _account_frames(user, getattr(request, "stream_token", None))
+    return _stream_response(_capped(frames, user.pk, address))
 
 
-async def _account_frames(user):
+async def _account_frames(user, token_hash: str | None = None):
     from games import selectors
 
     pubsub = await _subscribe(_channel("user", user.pk))
@@ -262,6 +428,9 @@ async def _account_frames(user):
             yield _frame(news, event=news["kind"])
         while True:
             message = await _next_message(pubsub, settings.CARDLEAGUE_STREAM_HEARTBEAT)
+            if not await _reading(_still_allowed)(user.pk, token_hash):
+                yield _frame({"user": user.get_username(), "reason": "access_revoked"}, event="end")
+                return
             if message is None:
                 yield ": heartbeat\n\n"
                 continue
@@ -280,7 +449,12 @@ async def tournament_stream(request, tournament_id: int):
         return refused
     if not await _reading(_tournament_exists)(tournament_id):
         return _error(404, {"code": "not_found", "rule": None, "message": "no such tournament"})
-    return _stream_response(_notices(_channel("tournament", tournament_id), {"tournament": tournament_id}))
+    address = _address(request)
+    refused = _caps.refusal(None, address)
+    if refused is not None:
+        return refused
+    frames = _notices(_channel("tournament", tournament_id), {"tournament": tournament_id})
+    return _stream_response(_capped(frames, None, address))
 
 
 def _tournament_exists(tournament_id: int) -> bool:

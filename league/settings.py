@@ -239,6 +239,13 @@ CARDLEAGUE_STREAMS_PREFIX = os.environ.get("STREAMS_PREFIX", "cardleague")
 CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT", "15"))
 # Database reads the open streams of one server process make at the same time (each a short visit).
 CARDLEAGUE_STREAM_DB_READS = int(os.environ.get("CARDLEAGUE_STREAM_DB_READS", "8"))
+# Open streams one account / one address may hold (a 429 beyond), this process (0: three quarters of its
+# file limit, RLIMIT_NOFILE; a 503 beyond), and how long one stream lasts before the client reconnects.
+CARDLEAGUE_STREAMS_PER_ACCOUNT = int(os.environ.get("CARDLEAGUE_STREAMS_PER_ACCOUNT", "20"))
+CARDLEAGUE_STREAMS_PER_ADDRESS = int(os.environ.get("CARDLEAGUE_STREAMS_PER_ADDRESS", "200"))
+CARDLEAGUE_STREAMS_PER_PROCESS = int(os.environ.get("CARDLEAGUE_STREAMS_PER_PROCESS", "0"))
+CARDLEAGUE_STREAM_MAX_SECONDS = float(os.environ.get("CARDLEAGUE_STREAM_MAX_SECONDS", "1800"))
+CARDLEAGUE_STREAM_RETRY_AFTER = int(os.environ.get("CARDLEAGUE_STREAM_RETRY_AFTER", "30"))
 
 # Event store: a snapshot of the folded state every N events bounds replay cost.
 CARDLEAGUE_SNAPSHOT_EVERY = int(os.environ.get("CARDLEAGUE_SNAPSHOT_EVERY", "200"))

@@ -4,6 +4,8 @@ catch up in pages and end a finished match, start where the page is, and refuse 
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
 
 import httpx
 import pytest
@@ -122,3 +124,123 @@ def test_a_stream_of_nothing_or_of_a_malformed_seat_is_refused_not_held_open(asg
     response = httpx.get(f"{asgi_server}{path}", headers={"Authorization": f"Bearer {key}"}, timeout=10)
     assert response.status_code in (400, 404) and response.json()["code"] in ("not_found", "malformed_request")
     assert response.status_code == (404 if "tournaments" in path else 400)
+
+
+# -- caps, lifetimes, revoked access (issue 23: H2, L-2, L-6) -------------------------------------------
+
+def test_streams_are_capped_per_account_per_address_and_per_process(settings):
+    settings.CARDLEAGUE_STREAMS_PER_ACCOUNT, settings.CARDLEAGUE_STREAMS_PER_ADDRESS = 2, 3
+    settings.CARDLEAGUE_STREAMS_PER_PROCESS, settings.CARDLEAGUE_STREAM_RETRY_AFTER = 5, 17
+    streams._process_cap.cache_clear()
+    try:
+        caps = streams._Caps()
+        # an account holds two streams; its third is a 429 with Retry-After
+        caps.take(1, "10.0.0.1")
+        caps.take(1, "10.0.0.1")
+        refused = caps.refusal(1, "10.0.0.1")
+        assert refused.status_code == 429 and refused["Retry-After"] == "17"
+        assert json.loads(refused.content)["code"] == "too_many_streams"
+        # another account at the same address may open one more, then the address is full (tournament
+        # streams need no account: they count against the address)
+        assert caps.refusal(2, "10.0.0.1") is None
+        caps.take(2, "10.0.0.1")
+        assert caps.refusal(None, "10.0.0.1").status_code == 429
+        # the process holds five in all: then a 503, whoever asks
+        caps.take(3, "10.0.0.2")
+        caps.take(None, "10.0.0.3")
+        full = caps.refusal(4, "10.0.0.4")
+        assert full.status_code == 503 and json.loads(full.content)["code"] == "streams_full"
+        assert full["Retry-After"] == "17"
+        # a stream that ends gives its place back
+        caps.give_back(1, "10.0.0.1")
+        assert caps.refusal(4, "10.0.0.4") is None and caps.refusal(1, "10.0.0.1") is None
+    finally:
+        streams._process_cap.cache_clear()
+
+
+def test_the_process_cap_stays_below_the_file_limit(settings):
+    import resource
+
+    settings.CARDLEAGUE_STREAMS_PER_PROCESS = 0
+    streams._process_cap.cache_clear()
+    try:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        assert streams._process_cap() < soft or soft == resource.RLIM_INFINITY
+    finally:
+        streams._process_cap.cache_clear()
+
+
+def test_a_stream_ends_after_its_lifetime_with_a_reconnect_and_gives_its_place_back(settings):
+    settings.CARDLEAGUE_STREAM_MAX_SECONDS = 0
+    closed = []
+
+    async def frames():
+        try:
+            while True:
+                yield "data: x\n\n"
+        finally:
+            closed.append(True)
+
+    async def scenario():
+        got = [f async for f in streams._capped(frames(), 7, "10.0.0.9")]
+        return got
+    got = asyncio.run(scenario())
+    # then the stream sent its frame, said "reconnect", and ended; its source closed, its place given back
+    assert got[0] == "data: x\n\n" and got[1].startswith("event: reconnect\n") and len(got) == 2
+    assert closed == [True]
+    assert streams._caps.accounts.get(7) is None and streams._caps.addresses.get("10.0.0.9") is None
+
+
+def test_too_many_wrong_tokens_on_a_stream_is_a_429_not_a_500(monkeypatch, rf):
+    from ninja.errors import Throttled
+
+    from games import api
+
+    def throttled(self, request, token):
+        raise Throttled(wait=42)
+
+    monkeypatch.setattr(api.TokenAuth, "authenticate", throttled)
+    monkeypatch.setattr(streams, "_unavailable", lambda request, what: None)
+    request = rf.get("/api/stream", HTTP_AUTHORIZATION="Bearer wrong")
+    response = asyncio.run(streams.account_stream(request))
+    assert response.status_code == 429 and response["Retry-After"] == "42"
+    assert json.loads(response.content)["code"] == "throttled"
+
+
+@pytestmark_db
+def test_a_stream_stops_when_its_token_is_deleted(asgi_server, people):
+    from games.models import ApiToken
+
+    # given a seat's stream, open and current
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")],
+                         seed="stream-revoked", wake_bots=False)
+    key = token_for(people[0])
+    hello = threading.Event()
+    got: list[dict] = []
+
+    def until(frames):
+        hello.set()
+        return frames[-1]["event"] == "end"
+
+    reader = threading.Thread(target=lambda: got.extend(read_frames(
+        f"{asgi_server}/api/matches/{match.pk}/stream?seat=0", key, until=until, timeout=60)))
+    reader.start()
+    assert hello.wait(30)
+    # when its token is deleted and the match moves on
+    ApiToken.objects.filter(user=people[0]).delete()
+    match.refresh_from_db()
+    shown = match.last_seq
+    from engine import registry
+    from games import store
+    from games.services import move_submit
+
+    game = registry.get("livol")
+    state = store.load_state(match)
+    if 0 in game.to_act(state):
+        move_submit(match_id=match.pk, seat=0, move=game.legal_moves(state, 0)[0], expected_seq=match.last_seq)
+    else:
+        bots_advance(match_id=match.pk, budget=1)
+    reader.join(60)
+    # then the stream sends nothing after the deletion and ends, saying why
+    assert got[-1]["event"] == "end" and got[-1]["data"]["reason"] == "access_revoked"
+    assert all(f["id"] <= shown for f in events(got))
