@@ -24,6 +24,7 @@ import functools
 import hashlib
 import json
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
@@ -83,14 +84,39 @@ def _channel(kind: str, key) -> str:
 def _publisher():
     import redis
 
-    return redis.Redis.from_url(settings.CARDLEAGUE_STREAMS_URL, socket_timeout=2, socket_connect_timeout=2)
+    timeout = settings.CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT
+    return redis.Redis.from_url(settings.CARDLEAGUE_STREAMS_URL, socket_timeout=timeout,
+                                socket_connect_timeout=timeout)
+
+
+#: When publishing last failed (a circuit breaker: a hung Redis is not asked again for
+#: ``PUBLISH_RETRY_AFTER`` seconds, so it costs a move at most one short timeout, not one per notice)
+_publish_failed_at: float | None = None
+PUBLISH_RETRY_AFTER = 5.0
+
+
+def publishing_down() -> bool:
+    """Whether the streams' Redis failed to take a notice in the last ``PUBLISH_RETRY_AFTER`` seconds."""
+    return _publish_failed_at is not None and time.monotonic() - _publish_failed_at < PUBLISH_RETRY_AFTER
 
 
 def _publish(channel: str, message: str) -> None:
+    """Publish a notice, after the commit, within ``CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT`` (0.25 s): a stream
+    is a convenience, so a move never fails, or waits long, because the streams' Redis is away or hung
+    (the pages then catch up at their next read)."""
+    global _publish_failed_at
+    if publishing_down():
+        return
     try:
         _publisher().publish(channel, message)
-    except Exception:  # a stream is a convenience: a move never fails because Redis is away
-        log.warning("could not publish to %s", channel, exc_info=True)
+    except Exception:
+        if _publish_failed_at is None:
+            log.warning("could not publish to %s: the streams' Redis does not answer", channel, exc_info=True)
+        _publish_failed_at = time.monotonic()
+        return
+    if _publish_failed_at is not None:
+        log.warning("the streams' Redis answers again")
+        _publish_failed_at = None
 
 
 def match_changed(match_id: int, seq: int) -> None:

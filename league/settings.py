@@ -198,7 +198,9 @@ LOGOUT_REDIRECT_URL = "home"
 # A cache shared by every process on this machine by default (a directory under var/), Redis in
 # production (CACHE_URL=redis://…): the API's throttles and the rate limits count in it.
 CACHE_URL = os.environ.get("CACHE_URL", "")
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+# With Redis down or hung the site keeps working: sessions come from the database and the rate limits
+# fail open, with a line in the log and on /readyz (league/cache.py).
+CACHES = {"default": {"BACKEND": "league.cache.ForgivingRedisCache", "LOCATION": CACHE_URL}
           if CACHE_URL.startswith(("redis://", "rediss://")) else
           {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(VAR_DIR / "cache")}}
 
@@ -241,6 +243,7 @@ CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT"
 CARDLEAGUE_STREAM_DB_READS = int(os.environ.get("CARDLEAGUE_STREAM_DB_READS", "8"))
 # Open streams one account / one address may hold (a 429 beyond), this process (0: three quarters of its
 # file limit, RLIMIT_NOFILE; a 503 beyond), and how long one stream lasts before the client reconnects.
+CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT = float(os.environ.get("CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT", "0.25"))
 CARDLEAGUE_STREAMS_PER_ACCOUNT = int(os.environ.get("CARDLEAGUE_STREAMS_PER_ACCOUNT", "20"))
 CARDLEAGUE_STREAMS_PER_ADDRESS = int(os.environ.get("CARDLEAGUE_STREAMS_PER_ADDRESS", "200"))
 CARDLEAGUE_STREAMS_PER_PROCESS = int(os.environ.get("CARDLEAGUE_STREAMS_PER_PROCESS", "0"))

@@ -10,7 +10,7 @@ from ninja.throttling import BaseThrottle
 
 from engine import IllegalMove
 from games import streams
-from league import views as league_views
+from league import health, views as league_views
 from games.errors import DomainError, RateLimited, RequestTooLarge, http_error
 
 class RateThrottle(BaseThrottle):
@@ -94,6 +94,7 @@ def too_big(request, exc):
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("readyz", health.readyz, name="readyz"),
     # the live streams are Django's own async views (Server-Sent Events), in front of the API
     path("api/matches/<int:match_id>/stream", streams.match_stream, name="match_stream"),
     path("api/stream", streams.account_stream, name="account_stream"),
