@@ -93,6 +93,8 @@ MIDDLEWARE = [
     "league.middleware.PersonLanguageMiddleware",
     "league.middleware.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # a page's rate limit (sign-ups) answers 429 with Retry-After (RATELIMIT_VIEW), not a 403
+    "django_ratelimit.middleware.RatelimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -220,7 +222,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = int(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", 
 CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 30
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", str(CELERY_TASK_TIME_LIMIT + 30))),
+    # a hung broker costs a request at most this, once (games/dispatch.py), never a hang
+    "socket_timeout": float(os.environ.get("CELERY_BROKER_SOCKET_TIMEOUT", "2")),
+    "socket_connect_timeout": float(os.environ.get("CELERY_BROKER_SOCKET_TIMEOUT", "2")),
 } if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else {}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Celery beat: the sweepers re-queue stalled work (games.sweep, league.sweep). `make run` starts beat inside its
 # worker (-B); production runs one beat process (docker/compose.yaml).
 CARDLEAGUE_SWEEP_EVERY = float(os.environ.get("CARDLEAGUE_SWEEP_EVERY", "15"))
@@ -237,7 +243,22 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Live streams (Server-Sent Events) fan out through Redis pub/sub; without it the pages poll.
 CARDLEAGUE_STREAMS_URL = os.environ.get("STREAMS_URL") or next(
     (url for url in (CACHE_URL, CELERY_BROKER_URL) if url.startswith(("redis://", "rediss://"))), "")
-CARDLEAGUE_STREAMS_PREFIX = os.environ.get("STREAMS_PREFIX", "cardleague")
+
+
+def streams_prefix(url: str, given: str | None) -> str:
+    """The streams' channel prefix: STREAMS_PREFIX, or "cardleague:<the Redis database number>" — Redis
+    pub/sub ignores database numbers, so two deployments sharing one Redis on different databases would
+    otherwise hear each other's notices. Two deployments on the same database need their own
+    STREAMS_PREFIX."""
+    if given:
+        return given
+    from urllib.parse import urlsplit
+
+    path = urlsplit(url).path.strip("/") if url else ""
+    return f"cardleague:{path if path.isascii() and path.isdigit() else '0'}"
+
+
+CARDLEAGUE_STREAMS_PREFIX = streams_prefix(CARDLEAGUE_STREAMS_URL, os.environ.get("STREAMS_PREFIX"))
 CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT", "15"))
 # Database reads the open streams of one server process make at the same time (each a short visit).
 CARDLEAGUE_STREAM_DB_READS = int(os.environ.get("CARDLEAGUE_STREAM_DB_READS", "8"))

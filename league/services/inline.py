@@ -3,10 +3,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import partial
 from typing import Iterable
 
-from django.db import transaction
 
 
 _inline: ContextVar[bool] = ContextVar("league_inline", default=False)
@@ -32,7 +30,8 @@ def _enqueue_tables(table_ids: Iterable[int]) -> None:
     """One ``league.table_play`` task per table, sent when the transaction commits."""
     if _inline.get():
         return
+    from games.dispatch import send_on_commit
     from league import tasks
 
     for table_id in table_ids:
-        transaction.on_commit(partial(tasks.table_play.delay, table_id))
+        send_on_commit(tasks.table_play, (table_id,))

@@ -4,7 +4,6 @@ from __future__ import annotations
 import itertools
 import math
 from datetime import timedelta
-from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -261,9 +260,10 @@ def round_start(*, round_id: int) -> Round:
         streams.notify_user(user_id, "round_started", tournament=rnd.tournament_id, round=rnd.number,
                             match=match_id)
     if people and not _inline.get():
+        from games.dispatch import send_on_commit
         from league import tasks
 
-        transaction.on_commit(partial(tasks.notify_round.delay, rnd.pk))
+        send_on_commit(tasks.notify_round, (rnd.pk,))
     return rnd
 
 
@@ -328,9 +328,10 @@ def table_run(*, table_id: int) -> bool:
             if run.wait:
                 # a person may still call: the bots wait out the grace in their own task
                 if not _inline.get():
+                    from games.dispatch import send_on_commit
                     from games.tasks import bots_play
 
-                    transaction.on_commit(partial(bots_play.apply_async, (match.pk, None), countdown=run.wait))
+                    send_on_commit(bots_play, (match.pk, None), countdown=run.wait)
                 return False
             if not _inline.get() and not _tasks_run_here():
                 # a task does bounded work (it stays well inside the broker's visibility timeout)

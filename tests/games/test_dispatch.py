@@ -1,0 +1,86 @@
+"""A hung or refusing broker never holds a request (issue 23, M8): the change is committed and answered,
+the call has a short timeout, and after a failure the broker is left alone for a while (the sweepers
+wake the work later)."""
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+from celery import Celery
+from django.db import transaction
+
+from games import dispatch
+
+
+@pytest.fixture(autouse=True)
+def fresh_breaker():
+    dispatch._failed_at = None
+    yield
+    dispatch._failed_at = None
+
+
+@pytest.fixture
+def hung_broker():
+    """A Celery app whose Redis broker accepts connections and never answers (the settings' timeouts)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept()[0])
+            except (TimeoutError, OSError):
+                continue
+    threading.Thread(target=accept, daemon=True).start()
+    app = Celery("hung", broker=f"redis://127.0.0.1:{server.getsockname()[1]}/0")
+    app.conf.broker_transport_options = {"socket_timeout": 0.3, "socket_connect_timeout": 0.3}
+    app.conf.broker_connection_timeout = 0.3
+
+    @app.task(name="hung.wake")
+    def wake(match_id):  # pragma: no cover - never runs: the broker never takes it
+        return match_id
+    yield wake, accepted
+    stop.set()
+    for conn in accepted:
+        conn.close()
+    server.close()
+
+
+def test_a_hung_broker_costs_one_short_timeout_then_is_left_alone(hung_broker):
+    wake, accepted = hung_broker
+    # when three requests wake work through a broker that never answers
+    sent = [dispatch.send(wake, (1,)), dispatch.send(wake, (2,)), dispatch.send(wake, (3,))]
+    # then none raised, only the first asked the broker (and timed out), and the broker counts as down
+    assert sent == [False, False, False]
+    assert len(accepted) == 1 and dispatch.broker_down()
+
+
+def test_a_change_is_committed_and_answered_when_the_broker_refuses(db, hung_broker, django_user_model,
+                                                                    django_capture_on_commit_callbacks):
+    wake, _ = hung_broker
+    # given a change that wakes work on commit (the callbacks run as a commit would run them)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        django_user_model.objects.create_user(username="kept", password="pw")
+        dispatch.send_on_commit(wake, (7,))
+    # then the change stands, and nothing was raised into the request
+    assert django_user_model.objects.filter(username="kept").exists()
+    assert dispatch.broker_down()
+
+
+def test_eagerly_run_tasks_let_their_errors_through():
+    # a process that runs its tasks here (tests, --sync): a task's error is a bug, not a broker away
+    app = Celery("eager")
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+
+    @app.task(name="eager.fails")
+    def fails():
+        raise RuntimeError("a bug")
+    with pytest.raises(RuntimeError):
+        dispatch.send(fails)
+    assert not dispatch.broker_down()
