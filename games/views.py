@@ -176,7 +176,9 @@ def _position(text: str | None) -> int | None:
 def rate_limited(request, exception=None):
     """django-ratelimit's answer (RATELIMIT_VIEW): 429 with the project's error shape."""
     status, body = http_error(RateLimited())
-    return HttpResponse(f"{body['code']}: {body['message']}", status=status, content_type="text/plain")
+    response = HttpResponse(f"{body['code']}: {body['message']}", status=status, content_type="text/plain")
+    response["Retry-After"] = "60"
+    return response
 
 
 @login_required

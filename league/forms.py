@@ -8,6 +8,19 @@ from django.contrib.auth.password_validation import password_validators_help_tex
 from django.utils.translation import gettext_lazy as _
 
 
+def clean_new_name(name: str) -> str:
+    """A new account's name, as stored (NFKC), refused when it mixes scripts or looks like a taken one."""
+    from league.services.names import look_alike_taken, mixes_scripts, normalised
+
+    name = normalised(name)
+    if mixes_scripts(name):
+        raise forms.ValidationError(_("Use the letters of one alphabet: a name mixing Latin letters with Cyrillic "
+                                      "or Greek ones can pass for someone else's."))
+    if look_alike_taken(name):
+        raise forms.ValidationError(_("That username is taken."))
+    return name
+
+
 class SignupForm(forms.Form):
     username = forms.RegexField(label=_("Username"), max_length=40, regex=r"^[\w.@+-]+\Z",
                                 help_text=_("Letters, digits and @ . + - _ only; others see it at the table."))
@@ -19,10 +32,7 @@ class SignupForm(forms.Form):
                                      widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
 
     def clean_username(self):
-        name = self.cleaned_data["username"]
-        if get_user_model().objects.filter(username__iexact=name).exists():
-            raise forms.ValidationError(_("That username is taken."))
-        return name
+        return clean_new_name(self.cleaned_data["username"])
 
     def clean(self):
         data = super().clean()
@@ -49,3 +59,6 @@ class SettingsForm(forms.Form):
 class BotAccountForm(forms.Form):
     name = forms.RegexField(label=_("Bot's username"), max_length=40, regex=r"^[\w.@+-]+\Z",
                             help_text=_("Your program plays as this account through the API; it is shown as a bot."))
+
+    def clean_name(self):
+        return clean_new_name(self.cleaned_data["name"])

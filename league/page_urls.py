@@ -1,7 +1,22 @@
 """Pages of the league domain: clubs, leagues, tournaments, players."""
-from django.urls import path
+from django.urls import path, register_converter
 
 from league import views
+
+
+class TokenConverter:
+    """An invitation link's token: URL-safe base64 as ``secrets.token_urlsafe`` writes it. Anything else
+    (a NUL, a slash, 5,000 characters) matches no page: a 404, never a database error."""
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(TokenConverter, "token")
 
 urlpatterns = [
     path("leagues/", views.index, name="league_index"),
@@ -14,9 +29,9 @@ urlpatterns = [
     path("players/<int:player_id>/", views.player, name="league_player"),
     path("ratings/<slug:game>/", views.ratings, name="league_ratings"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/signup/<str:token>/", views.signup, name="signup_invited"),
+    path("accounts/signup/<token:token>/", views.signup, name="signup_invited"),
     path("accounts/settings/", views.account_settings, name="account_settings"),
     path("accounts/bots/new/", views.bot_account_new, name="bot_account_new"),
     path("accounts/bots/<int:user_id>/token/", views.bot_token_new, name="bot_token_new"),
-    path("join/<str:token>/", views.club_join, name="club_join"),
+    path("join/<token:token>/", views.club_join, name="club_join"),
 ]

@@ -12,6 +12,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from league.services.names import look_alike_taken, mixes_scripts, normalised
 from league.models import Club, ClubInvite, PlayerProfile
 from league.services.clubs import player_for_user
 from league.services.errors import LeagueError
@@ -35,7 +36,8 @@ def person_signup(*, username: str, password: str, email: str = "", invite_token
     the club of the invitation link they followed, if any. Raises ``ValidationError`` for a weak
     password, ``NameTaken``, ``InviteUnusable``."""
     User = get_user_model()
-    if User.objects.filter(username__iexact=username).exists():
+    username = normalised(username)
+    if mixes_scripts(username) or look_alike_taken(username):
         raise NameTaken()
     invite = _usable_invite(invite_token) if invite_token else None
     user = User(username=username, email=email)
@@ -109,7 +111,8 @@ def bot_account_create(*, owner, name: str) -> tuple[object, str]:
     from games.services import api_token_create
 
     User = get_user_model()
-    if User.objects.filter(username__iexact=name).exists() or PlayerProfile.objects.filter(name=name).exists():
+    name = normalised(name)
+    if mixes_scripts(name) or look_alike_taken(name) or PlayerProfile.objects.filter(name=name).exists():
         raise NameTaken()
     user = User(username=name)
     user.set_unusable_password()
