@@ -56,11 +56,26 @@ def client_address(group, request) -> str:
 
 
 def account_or_address(group, request) -> str:
-    """A signed-in account (session or token), else the client's address."""
+    """A signed-in account (session or token), else the client's address. An outside bot counts as its
+    owner: a person with five bots has one person's budget, not five."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
+        return f"user:{_budget_holder(user)}"
     return client_address(group, request)
+
+
+def _budget_holder(user) -> int:
+    """The account whose limits a request counts against: the owner of an outside bot, else itself
+    (remembered on the user object: one query per request at most)."""
+    held = getattr(user, "_budget_holder", None)
+    if held is None:
+        from django.apps import apps
+
+        owner = (apps.get_model("league", "PlayerProfile").objects
+                 .filter(user_id=user.pk, is_bot_account=True).values_list("owner_id", flat=True).first())
+        held = owner or user.pk
+        user._budget_holder = held
+    return held
 
 
 def moves_rate_check(request) -> None:

@@ -33,5 +33,6 @@ urlpatterns = [
     path("accounts/settings/", views.account_settings, name="account_settings"),
     path("accounts/bots/new/", views.bot_account_new, name="bot_account_new"),
     path("accounts/bots/<int:user_id>/token/", views.bot_token_new, name="bot_token_new"),
+    path("accounts/tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
     path("join/<token:token>/", views.club_join, name="club_join"),
 ]

@@ -1119,7 +1119,7 @@ def bot_accounts(user) -> list[dict]:
     out = []
     for profile in PlayerProfile.objects.filter(owner=user, is_bot_account=True).select_related("user"):
         tokens = list(ApiToken.objects.filter(user=profile.user).order_by("-created_at")
-                      .values("name", "created_at", "last_used_at"))
+                      .values("id", "name", "created_at", "last_used_at"))
         out.append({"name": profile.name, "user_id": profile.user_id, "player_id": profile.pk, "tokens": tokens})
     return out
 

@@ -299,6 +299,8 @@ CARDLEAGUE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 AXES_IPWARE_PROXY_COUNT = CARDLEAGUE_PROXY_COUNT or None
 NINJA_NUM_PROXIES = CARDLEAGUE_PROXY_COUNT
 AXES_VERBOSE = False
+# Outside bot accounts one person may own (their requests count against the owner's limits too).
+CARDLEAGUE_BOT_ACCOUNTS_PER_PERSON = int(os.environ.get("CARDLEAGUE_BOT_ACCOUNTS_PER_PERSON", "5"))
 CARDLEAGUE_RATES = {
     "api_anon": os.environ.get("RATE_API_ANON", "60/m"),
     "api_user": os.environ.get("RATE_API_USER", "3000/m"),

@@ -185,6 +185,8 @@ def bot_account_new(request):
             name = user.get_username()
         except services.NameTaken:
             form.add_error("name", _("That username is taken."))
+        except services.TooManyBots as exc:
+            form.add_error(None, exc.message)
     if key is None:
         profile = services.player_for_user(user=request.user)
         return render(request, "league/account.html", {"form": SettingsForm(initial={
@@ -204,6 +206,19 @@ def bot_token_new(request, user_id: int):
         raise Http404()
     name = PlayerProfile.objects.get(user_id=user_id).name
     return render(request, "league/bot_token.html", {"name": name, "key": key})
+
+
+@login_required
+@require_POST
+def api_token_revoke(request, token_id: int):
+    """Revoke one of the person's tokens or of their outside bots' (the settings page's "Revoke")."""
+    try:
+        name = services.api_token_revoke(owner=request.user, token_id=token_id)
+    except services.NotYourToken:
+        raise Http404()
+    messages.success(request, _("The token “%(name)s” is revoked: programs using it are refused from now on.")
+                     % {"name": name})
+    return redirect("account_settings")
 
 
 @require_POST

@@ -104,13 +104,29 @@ class NotYourBot(LeagueError):
     message = _("That outside bot is not yours.")
 
 
+class TooManyBots(LeagueError):
+    code = "too_many_bots"
+    status = 409
+    message = _("You have as many outside bots as one person may: delete one (ask an organiser) to make another.")
+
+
+class NotYourToken(LeagueError):
+    code = "not_your_token"
+    status = 404
+    message = _("No such token of yours.")
+
+
 @transaction.atomic
 def bot_account_create(*, owner, name: str) -> tuple[object, str]:
     """An outside bot account run by ``owner``: a user that cannot sign in with a password, a player
     shown as a bot, and its first API token (the key, returned once)."""
     from games.services import api_token_create
 
+    from django.conf import settings
+
     User = get_user_model()
+    if PlayerProfile.objects.filter(owner=owner, is_bot_account=True).count() >= settings.CARDLEAGUE_BOT_ACCOUNTS_PER_PERSON:
+        raise TooManyBots()
     name = normalised(name)
     if mixes_scripts(name) or look_alike_taken(name) or PlayerProfile.objects.filter(name=name).exists():
         raise NameTaken()
@@ -120,6 +136,24 @@ def bot_account_create(*, owner, name: str) -> tuple[object, str]:
     user.save()
     PlayerProfile.objects.create(user=user, name=name, is_bot_account=True, owner=owner)
     return user, api_token_create(user=user, name=f"{name} (created by {owner.get_username()})")
+
+
+@transaction.atomic
+def api_token_revoke(*, owner, token_id: int) -> str:
+    """Delete one of ``owner``'s tokens, or one of their outside bots' (its streams stop at their next
+    read, its next request is a 401); returns the token's name. Raises ``NotYourToken``."""
+    from django.db.models import Q
+
+    from games.models import ApiToken
+
+    token = ApiToken.objects.filter(Q(user=owner) | Q(user__player_profile__owner=owner,
+                                                      user__player_profile__is_bot_account=True),
+                                    pk=token_id).first()
+    if token is None:
+        raise NotYourToken()
+    name = token.name
+    token.delete()
+    return name
 
 
 @transaction.atomic

@@ -88,3 +88,63 @@ def test_the_signup_limit_answers_429_with_retry_after(db, client, settings):
 ])
 def test_two_deployments_on_one_redis_do_not_hear_each_other(url, given, expected):
     assert streams_prefix(url, given) == expected
+
+
+# -- outside bots: a cap per person, the owner's budget, tokens revoked from the settings page (M6, L-7) --
+
+def test_a_person_owns_at_most_the_cap_of_outside_bots(db, client, django_user_model, settings):
+    settings.CARDLEAGUE_BOT_ACCOUNTS_PER_PERSON = 2
+    owner = django_user_model.objects.create_user(username="owner", password="x")
+    services.bot_account_create(owner=owner, name="botone")
+    services.bot_account_create(owner=owner, name="bottwo")
+    with pytest.raises(services.TooManyBots):
+        services.bot_account_create(owner=owner, name="botthree")
+    # and the page says so instead of making it
+    client.force_login(owner)
+    response = client.post("/accounts/bots/new/", {"name": "botthree"})
+    assert response.status_code == 400 and "as many outside bots" in response.content.decode()
+    assert not django_user_model.objects.filter(username="botthree").exists()
+
+
+def test_an_outside_bots_requests_count_against_its_owners_budget(db, rf, django_user_model):
+    from games.access import account_or_address
+
+    owner = django_user_model.objects.create_user(username="owner", password="x")
+    bot, _ = services.bot_account_create(owner=owner, name="budgetbot")
+    request = rf.get("/api/invitations")
+    request.user = bot
+    assert account_or_address("api", request) == f"user:{owner.pk}"
+    request.user = owner
+    assert account_or_address("api", request) == f"user:{owner.pk}"
+
+
+def test_an_owner_revokes_a_bots_token_from_the_settings_page(db, client, django_user_model):
+    from games.models import ApiToken
+
+    owner = django_user_model.objects.create_user(username="owner", password="x")
+    bot, key = services.bot_account_create(owner=owner, name="revokebot")
+    assert client.get("/api/invitations", HTTP_AUTHORIZATION=f"Bearer {key}").status_code == 200
+    client.force_login(owner)
+    token = ApiToken.objects.get(user=bot)
+    page = client.get("/accounts/settings/").content.decode()
+    assert f'/accounts/tokens/{token.pk}/revoke/' in page and "Revoke" in page
+    # when the owner revokes it
+    response = client.post(f"/accounts/tokens/{token.pk}/revoke/")
+    assert response.status_code == 302
+    # then it is gone, and a program using it is refused
+    assert not ApiToken.objects.filter(pk=token.pk).exists()
+    client.logout()
+    assert client.get("/api/invitations", HTTP_AUTHORIZATION=f"Bearer {key}").status_code == 401
+
+
+def test_nobody_revokes_a_token_that_is_not_theirs(db, client, django_user_model):
+    from games.models import ApiToken
+
+    owner = django_user_model.objects.create_user(username="owner", password="x")
+    stranger = django_user_model.objects.create_user(username="stranger", password="x")
+    bot, _ = services.bot_account_create(owner=owner, name="keptbot")
+    token = ApiToken.objects.get(user=bot)
+    client.force_login(stranger)
+    assert client.post(f"/accounts/tokens/{token.pk}/revoke/").status_code == 404
+    assert client.get(f"/accounts/tokens/{token.pk}/revoke/").status_code == 405
+    assert ApiToken.objects.filter(pk=token.pk).exists()
