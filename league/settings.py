@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    # django-ninja's own Swagger UI files, served from here: /api/docs works under the site's CSP (no CDN)
+    "ninja",
     "pgtrigger",
     "axes",
     "csp",
