@@ -223,6 +223,10 @@ def _authenticate(request):
             request.stream_token = hashlib.sha256(header[7:].strip().encode("utf-8")).hexdigest()
             request.stream_user_id = user.pk
         return user
+    if getattr(request, "stream_edge", False):
+        from games.stream_edge import attach_session_user
+
+        attach_session_user(request)  # served by the streams' own front: no middleware read the session
     user = request.user if request.user.is_authenticated else None
     if user is not None:
         request.stream_user_id = user.pk

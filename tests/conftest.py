@@ -171,6 +171,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class ServerURL(str):
+    """A server's base URL, knowing its process id (``pid``) for tests that count its threads."""
+    pid: int = 0
+
+
 @pytest.fixture(scope="session")
 def asgi_server(django_db_setup, django_db_blocker):
     """The project served by uvicorn (ASGI: the live streams need it) on the test database, with
@@ -195,7 +200,8 @@ def asgi_server(django_db_setup, django_db_blocker):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
-    url = f"http://127.0.0.1:{port}"
+    url = ServerURL(f"http://127.0.0.1:{port}")
+    url.pid = proc.pid
     for _ in range(100):
         try:
             urllib.request.urlopen(f"{url}/api/openapi.json", timeout=1)

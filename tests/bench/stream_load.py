@@ -35,6 +35,13 @@ def _setup() -> None:
     os.environ.setdefault("LOG_LEVEL", "ERROR")
     for name in ("RATE_API_USER", "RATE_MOVES", "RATE_API_ANON"):
         os.environ.setdefault(name, "1000000/s")
+    # the bench's two people hold every stream, from one address: lift those caps (not the process's)
+    os.environ.setdefault("CARDLEAGUE_STREAMS_PER_ACCOUNT", "1000000")
+    os.environ.setdefault("CARDLEAGUE_STREAMS_PER_ADDRESS", "1000000")
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server (a child) inherits it
     sys.path.insert(0, str(ROOT))
     import django
 
@@ -42,6 +49,13 @@ def _setup() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+
+
+def _threads_fds(pid: int) -> tuple[int, int]:
+    """The server's threads and open files (each open stream holds one socket)."""
+    threads = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                   if line.startswith("Threads:"))
+    return threads, len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def _rss_mib(pid: int) -> float:
@@ -94,6 +108,7 @@ async def _measure(base: str, keys, positions: dict[int, int], moves: int, serve
         # every stream reads its match once when it opens: let those reads finish before measuring
         await asyncio.sleep(2 + count / 200)
         rss = _rss_mib(server_pid)
+        threads, fds = _threads_fds(server_pid)
         game = registry.get("livol")
         for i in range(moves):
             match_id = match_ids[i * 7 % len(match_ids)]
@@ -112,12 +127,12 @@ async def _measure(base: str, keys, positions: dict[int, int], moves: int, serve
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return rss, sorted(arrivals)
+    return rss, threads, fds, sorted(arrivals)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--streams", type=int, nargs="+", default=[100, 500, 1000, 2000])
+    parser.add_argument("--streams", type=int, nargs="+", default=[100, 1000, 5000])
     parser.add_argument("--moves", type=int, default=10)
     args = parser.parse_args()
     _setup()
@@ -141,17 +156,18 @@ def main() -> None:
           "moves, each in one of the matches")
     try:
         base_rss = _rss_mib(server.pid)
-        print(f"  idle worker: {base_rss:.0f} MiB")
+        print(f"  idle worker: {base_rss:.0f} MiB, threads and open files {_threads_fds(server.pid)}")
         for count in args.streams:
             matches = [match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1])],
                                     options={"target": 2000}) for _ in range(count // 2)]
             positions = {m.pk: m.last_seq for m in matches}
-            rss, arrivals = asyncio.run(_measure(f"http://127.0.0.1:{port}", keys, positions, args.moves, server.pid))
+            rss, threads, fds, arrivals = asyncio.run(_measure(f"http://127.0.0.1:{port}", keys, positions, args.moves, server.pid))
             if not arrivals:
                 print(f"  {count:>5} streams: no frame arrived")
                 continue
             pick = lambda p: arrivals[min(len(arrivals) - 1, int(p / 100 * len(arrivals)))] * 1000  # noqa: E731
-            print(f"  {count:>5} streams: worker {rss:.0f} MiB (+{(rss - base_rss) / count * 1024:.0f} KiB a stream); "
+            print(f"  {count:>5} streams: {threads} threads, {fds} open files; "
+                  f"worker {rss:.0f} MiB (+{(rss - base_rss) / count * 1024:.0f} KiB a stream); "
                   f"move → frame p50 {pick(50):.0f} ms, p99 {pick(99):.0f} ms, max {arrivals[-1] * 1000:.0f} ms "
                   f"({len(arrivals)} frames)")
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 
 import httpx
@@ -244,3 +245,70 @@ def test_a_stream_stops_when_its_token_is_deleted(asgi_server, people):
     # then the stream sends nothing after the deletion and ends, saying why
     assert got[-1]["event"] == "end" and got[-1]["data"]["reason"] == "access_revoked"
     assert all(f["id"] <= shown for f in events(got))
+
+
+# -- no thread per open stream (issue 23: H2) ----------------------------------------------------------
+
+def _threads(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("Threads:"))
+
+
+@pytestmark_db
+def test_open_streams_hold_no_thread_each(asgi_server, people):
+    import socket
+
+    from league.services import club_create, league_create, tournament_create
+
+    if not asgi_server.pid or not os.path.exists(f"/proc/{asgi_server.pid}/status"):
+        pytest.skip("needs /proc to count the server's threads")
+    club = club_create(name="Stream club", slug="stream-club")
+    league = league_create(club_id=club.pk, name="Stream league", game="livol")
+    tournament = tournament_create(league_id=league.pk, name="Streamed", format="swiss", rounds=1)
+    host, port = asgi_server.removeprefix("http://").split(":")
+    # given the server with one stream open (its threads for readers and authentication started)
+    def open_stream():
+        sock = socket.create_connection((host, int(port)))
+        sock.sendall(f"GET /api/tournaments/{tournament.pk}/stream HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        assert b"event: hello" in _read_until(sock, b"event: hello")
+        return sock
+    socks = [open_stream()]
+    before = _threads(asgi_server.pid)
+    # when sixty more are opened (each answered its hello: it is open and subscribed)
+    socks += [open_stream() for _ in range(60)]
+    # then the server holds them with the threads it had (Django's handler kept a thread per stream)
+    assert _threads(asgi_server.pid) <= before + 4
+    for sock in socks:
+        sock.close()
+
+
+def _read_until(sock, marker: bytes) -> bytes:
+    data = b""
+    sock.settimeout(30)
+    while marker not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+@pytestmark_db
+def test_a_signed_in_pages_stream_reads_the_session_cookie(asgi_server, people, client):
+    # the play page's stream has no token: the streams' own front reads the session as Django would
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")], seed="session-stream",
+                         wake_bots=False)
+    client.force_login(people[0])
+    cookie = client.cookies["sessionid"].value
+    with httpx.stream("GET", f"{asgi_server}/api/matches/{match.pk}/stream?seat=0",
+                      cookies={"sessionid": cookie}, timeout=30) as response:
+        assert response.status_code == 200
+        for line in response.iter_lines():
+            if line.startswith("event: hello"):
+                break
+    # and without the cookie it is a 401; with another person's session, a 403
+    assert httpx.get(f"{asgi_server}/api/matches/{match.pk}/stream?seat=0", timeout=10).status_code == 401
+    client.force_login(people[1])
+    other = client.cookies["sessionid"].value
+    assert httpx.get(f"{asgi_server}/api/matches/{match.pk}/stream?seat=0", cookies={"sessionid": other},
+                     timeout=10).status_code == 403
