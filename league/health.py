@@ -48,7 +48,10 @@ def _streams() -> str:
 
 @never_cache
 def readyz(request):
+    from games import streams
+
     parts = {"database": _database(), "cache": _cache(), "streams": _streams()}
     degraded = sorted(k for k, v in parts.items() if v == "down" and k != "database")
     ready = parts["database"] == "ok"
-    return JsonResponse({"ready": ready, "degraded": degraded, **parts}, status=200 if ready else 503)
+    return JsonResponse({"ready": ready, "degraded": degraded, **parts,
+                         "streams_open": streams.open_streams()}, status=200 if ready else 503)

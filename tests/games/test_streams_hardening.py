@@ -312,3 +312,34 @@ def test_a_signed_in_pages_stream_reads_the_session_cookie(asgi_server, people, 
     other = client.cookies["sessionid"].value
     assert httpx.get(f"{asgi_server}/api/matches/{match.pk}/stream?seat=0", cookies={"sessionid": other},
                      timeout=10).status_code == 403
+
+
+@pytestmark_db
+def test_streams_end_when_their_readers_leave_mid_match(asgi_server, people):
+    import socket
+
+    # given sixty readers following a running match: its player's pages and two spectators' (twenty
+    # streams each, an account's most)
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")], seed="leavers",
+                         wake_bots=False)
+    readers = [(token_for(people[0]), "?seat=0"), (token_for(people[1]), ""), (token_for(people[2]), "")]
+    host, port = asgi_server.removeprefix("http://").split(":")
+    open_before = httpx.get(f"{asgi_server}/readyz", timeout=10).json()["streams_open"]
+    socks = []
+    for i in range(60):
+        key, query = readers[i % 3]
+        sock = socket.create_connection((host, int(port)))
+        sock.sendall(f"GET /api/matches/{match.pk}/stream{query} HTTP/1.1\r\nHost: {host}\r\n"
+                     f"Authorization: Bearer {key}\r\n\r\n".encode())
+        assert b"event: hello" in _read_until(sock, b"event: hello")
+        socks.append(sock)
+    assert httpx.get(f"{asgi_server}/readyz", timeout=10).json()["streams_open"] == open_before + 60
+    # when they all leave while the match moves on
+    for sock in socks:
+        sock.close()
+    bots_advance(match_id=match.pk, budget=3)
+    # then every one of their streams ends (each was kept, with its task and queue, for ever)
+    for _ in range(300):
+        if httpx.get(f"{asgi_server}/readyz", timeout=10).json()["streams_open"] == open_before:
+            break
+    assert httpx.get(f"{asgi_server}/readyz", timeout=10).json()["streams_open"] == open_before
