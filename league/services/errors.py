@@ -74,3 +74,10 @@ class SeededWithPeople(LeagueError):
     status = 409
     message = _("Only a tournament of the server's bots can run from a seed: whoever knows the seed knows "
                 "every deal in advance.")
+
+
+class OwnBotEntered(LeagueError):
+    code = "own_bot_entered"
+    status = 409
+    message = _("A person and their own outside bot cannot both enter one tournament: one person would hold "
+                "two hands at a table.")

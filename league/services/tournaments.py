@@ -5,11 +5,11 @@ from django.db import IntegrityError, transaction
 
 from games.models import Match
 from games.services import match_abort
-from league.models import (Entrant, Folded, League, Round, Season,
+from league.models import (Entrant, Folded, League, PlayerProfile, Round, Season,
                            TableSeat, Tournament, Withdrawal)
 from league.services.clubs import bots_ensure
 from league.services.errors import (AlreadyEntered, AlreadyWithdrawn, InvalidTournament, NotTakingEntries,
-                                    TournamentFinished)
+                                    OwnBotEntered, TournamentFinished)
 from league.services.rounds import table_record
 
 
@@ -53,12 +53,28 @@ def entrant_add(*, tournament_id: int, player_id: int) -> Entrant:
         raise NotTakingEntries()
     if tournament.entrants.filter(player_id=player_id).exists():
         raise AlreadyEntered()
+    if _owner_and_bot(tournament, player_id):
+        raise OwnBotEntered()
     seed = tournament.entrants.count() + 1
     try:
         with transaction.atomic():
             return Entrant.objects.create(tournament=tournament, player_id=player_id, seed=seed)
     except IntegrityError:
         raise AlreadyEntered() from None
+
+
+def _owner_and_bot(tournament: Tournament, player_id: int) -> bool:
+    """Whether ``player_id`` and an entrant are a person and one of their outside bots (either way round):
+    one person would hold two hands at a table, or play one of their games against themselves."""
+    player = PlayerProfile.objects.filter(pk=player_id).values("user_id", "owner_id", "is_bot_account").first()
+    if player is None:
+        return False
+    entered = tournament.entrants.all()
+    if player["is_bot_account"] and player["owner_id"]:
+        return entered.filter(player__user_id=player["owner_id"]).exists()
+    if player["user_id"]:
+        return entered.filter(player__owner_id=player["user_id"], player__is_bot_account=True).exists()
+    return False
 
 
 @transaction.atomic

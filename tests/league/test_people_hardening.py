@@ -148,3 +148,28 @@ def test_nobody_revokes_a_token_that_is_not_theirs(db, client, django_user_model
     assert client.post(f"/accounts/tokens/{token.pk}/revoke/").status_code == 404
     assert client.get(f"/accounts/tokens/{token.pk}/revoke/").status_code == 405
     assert ApiToken.objects.filter(pk=token.pk).exists()
+
+
+# -- one person, one hand (L-17) ------------------------------------------------------------------------
+
+def test_a_person_and_their_own_bot_cannot_enter_one_tournament(db, django_user_model, league):
+    from league.models import PlayerProfile
+
+    owner = django_user_model.objects.create_user(username="owner", password="x")
+    other = django_user_model.objects.create_user(username="other", password="x")
+    bot, _ = services.bot_account_create(owner=owner, name="ownersbot")
+    t1 = services.tournament_create(league_id=league.pk, name="Owner first", format="swiss", rounds=1)
+    t2 = services.tournament_create(league_id=league.pk, name="Bot first", format="swiss", rounds=1)
+    person = services.player_for_user(user=owner).pk
+    robot = PlayerProfile.objects.get(user=bot).pk
+    # the owner entered, then their bot: refused
+    services.entrant_add(tournament_id=t1.pk, player_id=person)
+    with pytest.raises(services.OwnBotEntered):
+        services.entrant_add(tournament_id=t1.pk, player_id=robot)
+    # the bot entered, then its owner: refused too
+    services.entrant_add(tournament_id=t2.pk, player_id=robot)
+    with pytest.raises(services.OwnBotEntered):
+        services.entrant_add(tournament_id=t2.pk, player_id=person)
+    # and someone else plays against the bot as usual
+    services.entrant_add(tournament_id=t2.pk, player_id=services.player_for_user(user=other).pk)
+    assert t2.entrants.count() == 2 and t1.entrants.count() == 1
