@@ -1,7 +1,7 @@
 """A match's portable record: one JSON document with everything needed to verify the match offline
 (``python -m engine.verify``): game, rules version, options, seats, the commitment, the seats'
 contributions, the revealed secret, and every event with its hash chain. Its JSON Schema is
-``schemas/match-record.schema.json``.
+``engine/match-record.schema.json``.
 
 A record is public once the match has ended; the server's audit builds the same document at any
 time (its own check of a running match), with every event as recorded.

@@ -7,6 +7,7 @@ fold runs once and ``projections_rebuild`` can start again from nothing.
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 from fractions import Fraction
 
@@ -345,6 +346,13 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def round_date(self, number: int):
+        """The date round ``number`` is planned for: the first date, then one every ``days_between_rounds``
+        (None without a first date)."""
+        if self.starts_on is None:
+            return None
+        return self.starts_on + timedelta(days=self.days_between_rounds * (number - 1))
 
     @property
     def game_label(self) -> str:

@@ -681,7 +681,7 @@ def tournament_bracket(tournament: Tournament, rounds: list[dict] | None = None)
                 slot.update(live=True, waiting=[next((s for s in f["seats"] if s["winner"]), None) for f in feeders])
             slots.append(slot)
         previous = slots
-        scheduled = _scheduled_on(tournament, number)
+        scheduled = tournament.round_date(number)
         dates = round_dates_of(rnd) if rnd else {"scheduled_on": scheduled, "show_scheduled": bool(scheduled),
                                                  "started_at": None, "closed_at": None, "same_day": False}
         columns.append({
@@ -694,13 +694,6 @@ def tournament_bracket(tournament: Tournament, rounds: list[dict] | None = None)
 
 def round_dates_of(rnd: dict) -> dict:
     return {k: rnd[k] for k in ("scheduled_on", "show_scheduled", "started_at", "closed_at", "same_day")}
-
-
-def _scheduled_on(tournament: Tournament, number: int):
-    """The date a round not paired yet is planned for (the tournament's first date and its spacing)."""
-    if not tournament.starts_on:
-        return None
-    return tournament.starts_on + timedelta(days=tournament.days_between_rounds * (number - 1))
 
 
 def bracket_champion(bracket: list[dict]) -> dict | None:
@@ -732,7 +725,7 @@ def tournament_fixtures(tournament: Tournament) -> list[dict]:
     for number, p in enumerate(schedule, start=1):
         if number <= done:
             continue
-        out.append({"number": number, "scheduled_on": _scheduled_on(tournament, number),
+        out.append({"number": number, "scheduled_on": tournament.round_date(number),
                     "tables": [[field[i].player.name for i in t] for t in p.tables],
                     "rests": [field[i].player.name for i in p.byes]})
     return out

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _, ngettext
+from django.utils.translation import ngettext
 
 from engine.bots import policies_for
 from games import streams
@@ -93,18 +92,12 @@ def round_pair(*, tournament_id: int) -> Round | None:
     if tables is None:
         _tournament_finish(tournament)
         return None
-    rnd = Round.objects.create(tournament=tournament, number=number, scheduled_on=_scheduled_on(tournament, number))
+    rnd = Round.objects.create(tournament=tournament, number=number, scheduled_on=tournament.round_date(number))
     for table_number, kind, seated in tables:
         table = Table.objects.create(round=rnd, number=table_number, kind=kind)
         TableSeat.objects.bulk_create([TableSeat(table=table, entrant_id=e, position=p, forfeited=e in withdrawn)
                                        for p, e in enumerate(seated)])
     return rnd
-
-
-def _scheduled_on(tournament: Tournament, number: int):
-    if tournament.starts_on is None:
-        return None
-    return tournament.starts_on + timedelta(days=tournament.days_between_rounds * (number - 1))
 
 
 def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> list[Entrant]:
