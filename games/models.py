@@ -223,3 +223,15 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user})"
+
+
+class StreamNotice(models.Model):
+    """A live stream's notice, on a server without Redis (the no-server default): the processes that
+    change things (the web server, the worker) write one row per notice after their commit, and each web
+    process reads the new rows for the streams it holds open, once per tick for all of them
+    (``games.streams``' database hub). Rows older than a minute are deleted: a notice only says "read
+    again", and a stream that missed one reads again at its next heartbeat."""
+
+    channel = models.CharField(max_length=100)
+    message = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)

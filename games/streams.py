@@ -9,13 +9,14 @@
   client that reconnects misses nothing that still matters).
 
 Same authorisation as the other endpoints: a bearer token or the browser's session. Fan-out across
-processes is Redis pub/sub (``STREAMS_URL``): after a commit, the store publishes the match's new
-position (``match_changed``) and services publish account news (``notify_user``); each server
-process holds one pattern subscription and hands every message to the open streams of its channel,
-which read what is new from the database. Without ``STREAMS_URL`` (the
-no-server default) there are no streams (503 ``streams_unavailable``) and the pages poll instead.
-Served by an ASGI server (uvicorn workers under gunicorn); one worker holds thousands of open
-streams (``tests/bench/stream_load.py`` measures it).
+processes: after a commit, the store publishes the match's new position (``match_changed``) and
+services publish account news (``notify_user``); each server process has one hub that hands every
+notice to the open streams of its channel, which read what is new from the database. With
+``STREAMS_URL`` (Redis) the hub is one pattern subscription; without it (the no-server default of
+``make run``, where the worker is another process) notices are rows of ``StreamNotice`` and the hub
+reads the new ones every ``CARDLEAGUE_STREAM_POLL`` seconds, one query for all its streams. Served by
+an ASGI server (``games.stream_edge``: no thread per stream); under WSGI there are no streams (503
+``streams_unavailable``) and the pages poll instead.
 """
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ log = logging.getLogger("games.streams")
 
 
 def enabled() -> bool:
+    """Streams are on: through Redis (``STREAMS_URL``) or, without it, through the database."""
+    return True
+
+
+def through_redis() -> bool:
     return bool(settings.CARDLEAGUE_STREAMS_URL)
 
 
@@ -103,8 +109,16 @@ def publishing_down() -> bool:
 def _publish(channel: str, message: str) -> None:
     """Publish a notice, after the commit, within ``CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT`` (0.25 s): a stream
     is a convenience, so a move never fails, or waits long, because the streams' Redis is away or hung
-    (the pages then catch up at their next read)."""
+    (the pages then catch up at their next read). Without Redis: a ``StreamNotice`` row."""
     global _publish_failed_at
+    if not through_redis():
+        from games.models import StreamNotice
+
+        try:
+            StreamNotice.objects.create(channel=channel, message=message)
+        except Exception:
+            log.warning("could not record a stream notice for %s", channel, exc_info=True)
+        return
     if publishing_down():
         return
     try:
@@ -578,13 +592,64 @@ class _Hub:
                 del self.queues[channel]
 
 
+class _DatabaseHub(_Hub):
+    """The hub without Redis: every ``CARDLEAGUE_STREAM_POLL`` seconds one query reads the notices
+    recorded since the last (by any process: the worker's bots too) and hands those of its streams'
+    channels on; every half minute it deletes the notices older than a minute."""
+
+    async def _connect(self):
+        self.last = await _reading(_latest_notice)()
+        self.swept = 0.0
+        return None
+
+    async def _read(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(settings.CARDLEAGUE_STREAM_POLL)
+            try:
+                if self.queues:
+                    for pk, channel, message in await _reading(_notices_after)(self.last):
+                        self.last = pk
+                        for queue in list(self.queues.get(channel, ())):
+                            queue.put_nowait(message)
+                else:
+                    self.last = await _reading(_latest_notice)()
+                if loop.time() - self.swept > 30:
+                    self.swept = loop.time()
+                    await _reading(_notices_sweep)()
+            except Exception:  # the database is away for a moment: the streams read at their heartbeat
+                log.warning("reading the stream notices failed", exc_info=True)
+
+
+def _latest_notice() -> int:
+    from games.models import StreamNotice
+
+    return StreamNotice.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+
+
+def _notices_after(last: int) -> list[tuple[int, str, str]]:
+    from games.models import StreamNotice
+
+    return list(StreamNotice.objects.filter(pk__gt=last).order_by("pk").values_list("pk", "channel", "message")[:5000])
+
+
+def _notices_sweep() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import StreamNotice
+
+    StreamNotice.objects.filter(created_at__lt=timezone.now() - timedelta(minutes=1)).delete()
+
+
 _hubs: dict[int, _Hub] = {}
 
 
 async def _subscribe(channel: str):
     """A subscription to ``channel`` for one open stream (through this process's hub)."""
     loop = asyncio.get_running_loop()
-    hub = _hubs.setdefault(id(loop), _Hub())
+    hub = _hubs.setdefault(id(loop), _Hub() if through_redis() else _DatabaseHub())
     await hub.open()
     queue = hub.join(channel)
     return (hub, channel, queue)

@@ -2,9 +2,8 @@
 
 The database is the one part the site cannot do without (503 when it does not answer). The others
 degrade: the cache's Redis (sessions then come from the database, the rate limits open), the streams'
-Redis (the pages poll) and the broker (the bots wait for the sweepers). Each is reported as ``ok``,
-``down`` or ``off`` (not configured), for a load balancer and for an organiser looking at why the site
-is slow."""
+Redis (the pages catch up at their next read). Each is reported as ``ok`` or ``down`` (the streams:
+``database`` without Redis), for a load balancer and for an organiser looking at why the site is slow."""
 from __future__ import annotations
 
 from django.core.cache import cache
@@ -35,8 +34,8 @@ def _cache() -> str:
 def _streams() -> str:
     from games import streams
 
-    if not streams.enabled():
-        return "off"
+    if not streams.through_redis():
+        return "database"
     if streams.publishing_down():
         return "down"
     try:

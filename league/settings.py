@@ -262,6 +262,8 @@ def streams_prefix(url: str, given: str | None) -> str:
 
 CARDLEAGUE_STREAMS_PREFIX = streams_prefix(CARDLEAGUE_STREAMS_URL, os.environ.get("STREAMS_PREFIX"))
 CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT", "15"))
+# Without Redis, how often each web process reads the new stream notices (one query for all its streams).
+CARDLEAGUE_STREAM_POLL = float(os.environ.get("CARDLEAGUE_STREAM_POLL", "0.25"))
 # Database reads the open streams of one server process make at the same time (each a short visit).
 CARDLEAGUE_STREAM_DB_READS = int(os.environ.get("CARDLEAGUE_STREAM_DB_READS", "8"))
 # Open streams one account / one address may hold (a 429 beyond), this process (0: three quarters of its

@@ -203,17 +203,22 @@ def test_the_make_run_server_says_nothing_about_streams_or_synchronous_iterators
                                                                          "/matches/1/replay/", "/matches/1/audit/")})
             statics = [http.get(path) for path in ("/static/css/app.css", "/static/js/live.js", "/static/js/tz.js",
                                                    "/static/admin/css/base.css", "/static/favicon.svg")]
-            refusals = [http.get(path) for path in ("/api/stream", "/api/matches/1/stream?seat=0",
-                                                    "/api/tournaments/1/stream")]
+            hellos = {}
+            for path in ("/api/stream", "/api/matches/1/stream", "/api/tournaments/1/stream"):
+                with http.stream("GET", path) as stream:
+                    hellos[path] = stream.status_code
+                    for line in stream.iter_lines():
+                        if line.startswith("event: "):
+                            hellos[path] = (stream.status_code, line)
+                            break
     finally:
         server.terminate()
         console = server.communicate(timeout=30)[0]
-    # then pages and files are served, the streams refused as expected, no page asks for a stream ...
+    # then pages and files are served, and the streams too, without Redis (through the database) ...
     assert signed_in.status_code == 302 and signed_in.headers["location"] == "/"
     assert all(r.status_code == 200 for r in pages.values()), {p: r.status_code for p, r in pages.items()}
     assert all(r.status_code == 200 and r.content for r in statics)
-    assert all(r.status_code == 503 and r.json()["code"] == "streams_unavailable" for r in refusals)
-    assert not [p for p, r in pages.items() if re.search(r'/stream["?]', r.text)]
+    assert all(v == (200, "event: hello") for v in hellos.values()), hellos
     # ... and the console has neither line
     assert "synchronous iterators" not in console, console
     assert "Service Unavailable" not in console, console
@@ -222,7 +227,7 @@ def test_the_make_run_server_says_nothing_about_streams_or_synchronous_iterators
 
 @pytest.mark.django_db
 def test_a_stream_refused_by_a_server_without_streams_is_not_logged_as_an_error(settings, caplog):
-    # given a server without streams (no Redis)
+    # given a server that cannot hold streams (WSGI: it would read a stream to its end before answering)
     settings.CARDLEAGUE_STREAMS_URL = ""
     # when a client asks for its account's stream
     with caplog.at_level(logging.INFO):
@@ -354,3 +359,47 @@ def test_the_settings_sign_up_and_sign_in_forms_describe_their_fields_with_eleme
     assert {"settings", "settings, a bad bot name", "sign up", "sign up, passwords differ"} <= set(described)
     assert {name: _broken_references(html) for name, html in described.items()} == {
         name: [] for name in described}
+
+
+def test_without_redis_a_stream_hears_what_another_process_recorded(fresh_copy):
+    # given the web server as `make run` starts it (no Redis), and anna following her account's stream
+    home, env = fresh_copy
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "league.asgi:application", "--host", "127.0.0.1",
+                               "--port", str(port), "--log-level", "warning"], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    frames: list[str] = []
+    try:
+        for _ in range(150):
+            try:
+                httpx.get(f"{base}/accounts/login/", timeout=2)
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        with httpx.Client(base_url=base, timeout=60) as http:
+            http.get("/accounts/login/")
+            http.post("/accounts/login/", data={"username": "anna", "password": "cardleague-demo", "next": "/",
+                                                 "csrfmiddlewaretoken": http.cookies["csrftoken"]})
+            with http.stream("GET", "/api/stream") as stream:
+                lines = stream.iter_lines()
+                for line in lines:
+                    if line == "event: hello":
+                        break
+                # when another process (as the worker is) invites her to a match
+                created = ok(manage(env, "shell", "-c",
+                                    "from django.contrib.auth import get_user_model as u; "
+                                    "from games.services import SeatSpec, match_create; U = u(); "
+                                    "print(match_create(game='livol', seats=[SeatSpec(user=U.objects.get(username="
+                                    "'janis')), SeatSpec(user=U.objects.get(username='anna'), invite=True)], "
+                                    "created_by=U.objects.get(username='janis')).pk)"))
+                match_id = int(created.strip().splitlines()[-1])
+                # then her stream says so (after what already waited for her), with no Redis anywhere
+                for line in lines:
+                    frames.append(line)
+                    if line.startswith("data: ") and f'"match":{match_id},' in line and frames[-2] == "event: invited":
+                        break
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+    assert any(f'"match":{match_id},' in line for line in frames), frames
