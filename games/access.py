@@ -65,16 +65,20 @@ def account_or_address(group, request) -> str:
 
 
 def _budget_holder(user) -> int:
-    """The account whose limits a request counts against: the owner of an outside bot, else itself
-    (remembered on the user object: one query per request at most)."""
-    held = getattr(user, "_budget_holder", None)
+    """The account whose limits a request counts against: the owner of an outside bot, else itself.
+    Remembered in the cache (an account's owner never changes): no query on a request's path."""
+    from django.core.cache import cache
+
+    joined = getattr(user, "date_joined", None)
+    key = f"budget-holder:{user.pk}:{joined.timestamp() if joined else ''}"  # a reused id is another account
+    held = cache.get(key)
     if held is None:
         from django.apps import apps
 
         owner = (apps.get_model("league", "PlayerProfile").objects
                  .filter(user_id=user.pk, is_bot_account=True).values_list("owner_id", flat=True).first())
         held = owner or user.pk
-        user._budget_holder = held
+        cache.set(key, held, 24 * 3600)
     return held
 
 
