@@ -452,7 +452,11 @@ async def account_stream(request):
     except _TooManyWrongTokens as exc:
         return _throttled(exc.wait)
     if user is None:
-        return _error(401, {"code": "not_signed_in", "rule": None, "message": "sign in first"})
+        from games.errors import NotSignedIn
+
+        response = _error(401, {"code": NotSignedIn.code, "rule": None, "message": str(NotSignedIn.message)})
+        response["WWW-Authenticate"] = 'Bearer realm="cardleague"'
+        return response
     address = _address(request)
     refused = _caps.refusal(user.pk, address)
     if refused is not None:

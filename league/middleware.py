@@ -77,3 +77,32 @@ class ReaderTimeZoneMiddleware:
         finally:
             timezone.deactivate()
 
+
+
+class ApiJsonBodiesMiddleware:
+    """The API reads JSON only: a request under ``/api/`` that sends a body of another type (a form, plain
+    text, XML) is a 415 ``unsupported_media_type`` with the project's error shape, before any parsing
+    (it was a 400 with pydantic's words about the fields it could not find)."""
+
+    JSON_TYPES = ("application/json",)
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (request.path.startswith("/api/") and request.method in ("POST", "PUT", "PATCH")
+                and _has_body(request) and request.content_type not in self.JSON_TYPES
+                and not request.content_type.endswith("+json")):
+            from django.http import JsonResponse
+
+            return JsonResponse({"code": "unsupported_media_type", "rule": None,
+                                 "message": str(translation.gettext("Send the request's body as JSON "
+                                                                    "(Content-Type: application/json)."))},
+                                status=415, headers={"Accept-Post": "application/json"})
+        return self.get_response(request)
+
+
+def _has_body(request) -> bool:
+    length = request.META.get("CONTENT_LENGTH") or ""
+    return (length.isascii() and length.isdigit() and int(length) > 0) or "chunked" in \
+        request.META.get("HTTP_TRANSFER_ENCODING", "").lower()

@@ -93,6 +93,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "league.middleware.PersonLanguageMiddleware",
+    "league.middleware.ApiJsonBodiesMiddleware",
     "league.middleware.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # a page's rate limit (sign-ups) answers 429 with Retry-After (RATELIMIT_VIEW), not a 403

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import RequestDataTooBig
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.throttling import BaseThrottle
@@ -11,7 +12,7 @@ from ninja.throttling import BaseThrottle
 from engine import IllegalMove
 from games import streams
 from league import health, views as league_views
-from games.errors import DomainError, RateLimited, RequestTooLarge, http_error
+from games.errors import DomainError, NotSignedIn, RateLimited, RequestTooLarge, http_error
 
 class RateThrottle(BaseThrottle):
     """Requests per account (or per address for nobody signed in) in a fixed window, counted with one
@@ -48,15 +49,29 @@ api.add_router("/challenges", "games.api.challenges_router")
 api.add_router("/league", "league.api.router")
 
 
+WWW_AUTHENTICATE = 'Bearer realm="cardleague"'
+
+
 def _error(request, code: str, message: str, status: int, **extra):
-    return api.create_response(request, {"code": code, "rule": None, "message": message, **extra}, status=status)
+    return _headers(api.create_response(request, {"code": code, "rule": None, "message": message, **extra},
+                                        status=status))
+
+
+def _headers(response, wait: int | None = None):
+    """Every 401 says how to authenticate (``WWW-Authenticate``), every 429 when to come back
+    (``Retry-After``)."""
+    if response.status_code == 401:
+        response["WWW-Authenticate"] = WWW_AUTHENTICATE
+    if response.status_code == 429 and not response.has_header("Retry-After"):
+        response["Retry-After"] = str(max(1, int(wait or 60)))
+    return response
 
 
 @api.exception_handler(IllegalMove)
 @api.exception_handler(DomainError)
 def domain_error(request, exc):
     status, body = http_error(exc)
-    return api.create_response(request, body, status=status)
+    return _headers(api.create_response(request, body, status=status))
 
 
 @api.exception_handler(ValidationError)
@@ -66,7 +81,7 @@ def validation_error(request, exc):
     code = "malformed_move" if move_at_fault else "malformed_request"
     details = [{"loc": list(e.get("loc", ()))[:8], "msg": str(e.get("msg", ""))[:200], "type": e.get("type")}
                for e in exc.errors[:20]]  # never the input itself: it may be huge
-    return _error(request, code, "invalid request", 400, errors=details)
+    return _error(request, code, str(_("invalid request")), 400, errors=details)
 
 
 @api.exception_handler(HttpError)
@@ -77,14 +92,14 @@ def http_error_json(request, exc):
 
 @api.exception_handler(AuthenticationError)
 def auth_error(request, exc):
-    return _error(request, "not_signed_in", "sign in first", 401)
+    return _error(request, NotSignedIn.code, str(NotSignedIn.message), 401)
 
 
 @api.exception_handler(Throttled)
 def throttled(request, exc):
-    response = _error(request, RateLimited.code, str(RateLimited.message), 429)
-    response["Retry-After"] = "60"
-    return response
+    response = api.create_response(request, {"code": RateLimited.code, "rule": None,
+                                              "message": str(RateLimited.message)}, status=429)
+    return _headers(response, wait=getattr(exc, "wait", None))
 
 
 @api.exception_handler(RequestDataTooBig)

@@ -1,0 +1,57 @@
+"""What every API client reads the same way (issue 26 item 5): a 401 says how to authenticate, a 429 when
+to come back, a body that is not JSON is a 415, and the refusals' words are in the caller's language."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import pytest
+from django.test import Client
+
+from games.models import ApiToken
+
+
+@pytest.fixture
+def token(db, django_user_model):
+    user = django_user_model.objects.create_user(username="edgebot", password="x")
+    key = secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, name="edge", key_hash=hashlib.sha256(key.encode()).hexdigest())
+    return key
+
+
+def test_a_401_says_how_to_authenticate(db):
+    response = Client().get("/api/invitations")
+    assert response.status_code == 401 and response.json()["code"] == "not_signed_in"
+    assert response["WWW-Authenticate"] == 'Bearer realm="cardleague"'
+
+
+@pytest.mark.parametrize("content_type,body", [("application/x-www-form-urlencoded", "game=livol"),
+                                                ("text/plain", '{"game": "livol"}'),
+                                                ("application/xml", "<challenge/>")])
+def test_a_body_that_is_not_json_is_a_415(token, content_type, body):
+    response = Client().post("/api/challenges", body, content_type=content_type,
+                             HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert response.status_code == 415 and response.json()["code"] == "unsupported_media_type"
+    assert response["Accept-Post"] == "application/json"
+
+
+def test_a_json_body_is_read_as_before(token):
+    response = Client().post("/api/challenges", {"game": "livol"}, content_type="application/json",
+                             HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert response.status_code != 415
+
+
+def test_refusals_speak_the_callers_language(db):
+    response = Client().get("/api/invitations", HTTP_ACCEPT_LANGUAGE="lv")
+    assert response.status_code == 401 and response.json()["message"] != "sign in first"
+
+
+def test_every_429_says_when_to_come_back(token, settings):
+    from django.core.cache import cache
+
+    settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "api_user": "2/m"}
+    cache.clear()
+    responses = [Client().get("/api/invitations", HTTP_AUTHORIZATION=f"Bearer {token}") for _ in range(3)]
+    assert [r.status_code for r in responses] == [200, 200, 429]
+    assert 1 <= int(responses[-1]["Retry-After"]) <= 60
+    assert responses[-1].json()["code"] == "rate_limited"
