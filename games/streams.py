@@ -470,7 +470,8 @@ async def _account_frames(user, token_hash: str | None = None):
 
     pubsub = await _subscribe(_channel("user", user.pk))
     try:
-        waiting = await _reading(selectors.account_news)(user)
+        # the start of a stream (its hello) never waits behind the reads of streams that are behind
+        waiting = await _authenticating(selectors.account_news)(user)
         yield _frame({"user": user.get_username(), "waiting": len(waiting)}, event="hello")
         for news in waiting:
             yield _frame(news, event=news["kind"])
@@ -495,7 +496,7 @@ async def tournament_stream(request, tournament_id: int):
     refused = _unavailable(request, "reload the page.")
     if refused is not None:
         return refused
-    if not await _reading(_tournament_exists)(tournament_id):
+    if not await _authenticating(_tournament_exists)(tournament_id):
         return _error(404, {"code": "not_found", "rule": None, "message": "no such tournament"})
     address = _address(request)
     refused = _caps.refusal(None, address)

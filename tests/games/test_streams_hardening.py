@@ -343,3 +343,27 @@ def test_streams_end_when_their_readers_leave_mid_match(asgi_server, people):
         if httpx.get(f"{asgi_server}/readyz", timeout=10).json()["streams_open"] == open_before:
             break
     assert httpx.get(f"{asgi_server}/readyz", timeout=10).json()["streams_open"] == open_before
+
+
+def test_a_new_streams_start_does_not_wait_behind_busy_readers(settings):
+    # given every stream-reader thread busy with the reads of streams that are behind (M3)
+    settings.CARDLEAGUE_STREAM_DB_READS = 2
+    streams._readers = None
+    gate = threading.Event()
+
+    async def scenario():
+        busy = [asyncio.ensure_future(streams._reading(gate.wait)()) for _ in range(10)]
+        await asyncio.sleep(0)
+        try:
+            # when a new stream starts (authentication, what waits for the account, the tournament's id)
+            started = await asyncio.wait_for(streams._authenticating(lambda: "started")(), 30)
+        finally:
+            gate.set()
+            await asyncio.gather(*busy)
+        return started
+    try:
+        # then it starts on its own threads, not behind those reads
+        assert asyncio.run(scenario()) == "started"
+    finally:
+        streams._readers.shutdown(wait=False)
+        streams._readers = None
