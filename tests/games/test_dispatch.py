@@ -37,7 +37,8 @@ def hung_broker():
             except (TimeoutError, OSError):
                 continue
     threading.Thread(target=accept, daemon=True).start()
-    app = Celery("hung", broker=f"redis://127.0.0.1:{server.getsockname()[1]}/0")
+    # not the current app: the project's shared tasks must keep the project's broker
+    app = Celery("hung", broker=f"redis://127.0.0.1:{server.getsockname()[1]}/0", set_as_current=False)
     app.conf.broker_transport_options = {"socket_timeout": 0.3, "socket_connect_timeout": 0.3}
     app.conf.broker_connection_timeout = 0.3
 
@@ -74,7 +75,7 @@ def test_a_change_is_committed_and_answered_when_the_broker_refuses(db, hung_bro
 
 def test_eagerly_run_tasks_let_their_errors_through():
     # a process that runs its tasks here (tests, --sync): a task's error is a bug, not a broker away
-    app = Celery("eager")
+    app = Celery("eager", set_as_current=False)
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
 
