@@ -13,12 +13,14 @@ from typing import Annotated, Literal
 from django.conf import settings
 from django.utils import timezone
 from django_ratelimit.core import get_usage
-from ninja import Path, Query, Router, Schema
+from ninja import Path, Query, Router, Schema, Status
 from pydantic import Field
 from ninja.errors import Throttled
 from ninja.security import HttpBearer, SessionAuth as NinjaSessionAuth
 
 from games import records, selectors, services
+from games.selectors.matches_of import challenges_of, matches_of
+from games.services import challenges
 from games.access import access_match, access_seat, client_address, moves_rate_check, seats_of
 from games.errors import MalformedRequest, MatchRunning
 from games.models import ApiToken
@@ -152,6 +154,10 @@ class MoveIn(Body):
     expected_seq: Position | None = None
 
 
+class DeclineIn(Body):
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
 class ResignIn(Body):
     seat: SeatNumber | None = None
     expected_seq: Position | None = None
@@ -183,9 +189,20 @@ def match_join(request, match_id: RowIdPath, payload: JoinIn):
 
 
 @router.post("/{match_id}/decline", response={200: MatchOut, **errors(400, 401, 403, 404, 409, 429)})
-def match_decline(request, match_id: RowIdPath):
-    """Decline an invitation: the match is cancelled."""
-    services.seat_decline(match_id=access_match(request.user, match_id).pk, user=request.user)
+def match_decline(request, match_id: RowIdPath, payload: DeclineIn | None = None):
+    """Decline an invitation: the match is cancelled. An optional ``reason`` (at most 200
+    characters) is recorded in the ``match_aborted`` event as ``message``, which the challenger reads."""
+    services.seat_decline(match_id=access_match(request.user, match_id).pk, user=request.user,
+                          reason=payload.reason if payload is not None else "")
+    return match_detail(request, match_id)
+
+
+@router.post("/{match_id}/withdraw", response={200: MatchOut, **errors(400, 401, 403, 404, 409, 429)})
+def match_withdraw(request, match_id: RowIdPath):
+    """Withdraw a challenge you made that has not started: the match ends (``aborted``, reason
+    ``withdrawn``) and leaves the invited people's lists. 403 ``not_your_seat`` if you did not make
+    it; 409 ``invitation_closed`` once it has started or ended."""
+    challenges.challenge_withdraw(match_id=access_match(request.user, match_id).pk, user=request.user)
     return match_detail(request, match_id)
 
 
@@ -215,8 +232,8 @@ def match_move(request, match_id: RowIdPath, payload: MoveIn):
 
     400: the move's shape (``malformed_move``, ``unknown_card``); 409: ``stale_seq`` or
     ``match_over``; 422: the engine's refusal, with its rule (``not_your_turn``, …)."""
+    moves_rate_check(request)  # first: a refused move (no seat, unknown match) counts too
     match, seat = access_seat(request.user, match_id, payload.seat)
-    moves_rate_check(request)
     rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
                                 expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
@@ -297,7 +314,25 @@ def challenge(request, payload: ChallengeIn):
     match = services.challenge_create(challenger=request.user, opponents=payload.opponents, game=payload.game,
                                       seats=payload.seats, bots=payload.bots, options=payload.options,
                                       clock=payload.clock, entropy=payload.entropy)
-    return 201, match_detail(request, match.pk)
+    return Status(201, match_detail(request, match.pk))
+
+
+class ChallengeOut(Schema):
+    match: int
+    game: str
+    direction: Literal["incoming", "outgoing"]
+    invited_by: str | None = None
+    seats: list[MatchSeatOut]
+
+
+@challenges_router.get("", response={200: list[ChallengeOut], **errors(400, 401, 429)})
+def challenges_list(request, direction: Literal["incoming", "outgoing"] = "incoming"):
+    """Challenges that wait for an answer: ``incoming`` (you are invited: ``/join`` or ``/decline``)
+    or ``outgoing`` (you made them: ``/withdraw`` takes one back). ``/api/matches/{id}`` has the
+    options and clock of each."""
+    return [{"match": m.pk, "game": m.game, "direction": direction,
+             "invited_by": m.created_by.get_username() if m.created_by else None, "seats": _seats(m)}
+            for m in challenges_of(request.user, direction)]
 
 
 @invitations_router.get("", response={200: list[InvitationOut], **errors(401, 429)})
@@ -309,3 +344,46 @@ def invitations(request):
              "options": played_options(s.match.game, s.match.options) or s.match.options or {},
              "clock": s.match.clock, "timeout_rule": s.match.timeout_rule if s.match.clock else None}
             for s in selectors.waiting_seats(request.user)]
+
+
+account_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["account"])
+
+
+class AccountOut(Schema):
+    username: str
+    is_bot: bool
+    #: a bot account's owner (the person whose program plays it), else null
+    owner: str | None = None
+    #: how this request was signed in: an API token or the browser's session
+    auth: Literal["token", "session"]
+
+
+class AccountMatchOut(Schema):
+    match: int
+    game: str
+    status: Literal["waiting", "running"]
+    seat: int
+    #: ``your_turn`` first; ``playing``: another seat moves; ``invited``: accept or decline;
+    #: ``seated``: a seat to take; ``waiting``: accepted, the match not started
+    state: Literal["your_turn", "playing", "invited", "seated", "waiting"]
+    last_seq: int
+    invited_by: str | None = None
+    deadline: str | None = None
+
+
+@account_router.get("", response={200: AccountOut, **errors(401, 429)})
+def account(request):
+    """Who you are signed in as ("me"): your username, whether the account is a bot, its owner."""
+    user = request.user
+    profile = getattr(user, "player_profile", None)
+    owner = getattr(profile, "owner", None)
+    return {"username": user.get_username(), "is_bot": bool(getattr(profile, "shows_as_bot", False)),
+            "owner": owner.get_username() if owner is not None else None,
+            "auth": "token" if request.headers.get("Authorization", "").startswith("Bearer ") else "session"}
+
+
+@account_router.get("/matches", response={200: list[AccountMatchOut], **errors(401, 429)})
+def account_matches(request):
+    """The waiting and running matches you hold a seat in, those waiting for your move first: after
+    a restart, a bot finds here every match it is playing."""
+    return matches_of(request.user)

@@ -46,6 +46,7 @@ api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api",
 api.add_router("/matches", "games.api.router")
 api.add_router("/invitations", "games.api.invitations_router")
 api.add_router("/challenges", "games.api.challenges_router")
+api.add_router("/account", "games.api.account_router")
 api.add_router("/league", "league.api.router")
 
 

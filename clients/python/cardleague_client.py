@@ -544,7 +544,7 @@ class Bot:
             by = news.get("by")
             if self.accept_from and by not in self.accept_from:
                 log.info("match %d: declining the invitation from %s (not in --accept-from)", match_id, by)
-                self.request(api, "POST", f"/api/matches/{match_id}/decline")
+                self.request(api, "POST", f"/api/matches/{match_id}/decline", {"reason": "not in --accept-from"})
             else:
                 log.info("match %d: accepting the invitation from %s to %s", match_id, by, news.get("game"))
                 self.join(api, match_id, seat)
@@ -566,6 +566,12 @@ class Bot:
     def poll_invitations(self, api: Api) -> None:
         """Without streams: look at the invitations every second."""
         log.info("the server has no streams; polling /api/invitations")
+        try:  # after a restart: the running matches we hold a seat in, those waiting for our move first
+            for mine in api.get("/api/account/matches"):
+                if mine["status"] == "running":
+                    self.play(mine["match"], mine["seat"])
+        except (ApiError, httpx.TransportError) as exc:
+            log.warning("account/matches: %s", exc)
         while not STOP.is_set():
             try:
                 for invitation in api.get("/api/invitations"):

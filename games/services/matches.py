@@ -260,8 +260,9 @@ def seat_join(*, match_id: int, user, entropy: str | None = None, wake_bots: boo
 
 
 @transaction.atomic
-def seat_decline(*, match_id: int, user) -> Match:
-    """An invited person declines: the match never starts (cancelled), and says why."""
+def seat_decline(*, match_id: int, user, reason: str = "") -> Match:
+    """An invited person declines: the match never starts (cancelled), and says why (``reason``,
+    optional, at most 200 characters: recorded in the event, which the challenger reads)."""
     match = Match.objects.select_for_update().get(pk=match_id)
     seat = match.seats.filter(user=user).first() if getattr(user, "is_authenticated", False) else None
     if seat is None:
@@ -270,7 +271,10 @@ def seat_decline(*, match_id: int, user) -> Match:
         raise InvitationClosed()
     seat.status = Seat.Status.DECLINED
     seat.save(update_fields=["status"])
-    _end(match, Match.Status.CANCELLED, {"type": MATCH_ABORTED, "reason": "declined", "seat": seat.index})
+    event = {"type": MATCH_ABORTED, "reason": "declined", "seat": seat.index}
+    if reason.strip():
+        event["message"] = reason.strip()[:200]
+    _end(match, Match.Status.CANCELLED, event)
     return match
 
 
