@@ -50,9 +50,10 @@ What it does
    requests a move; the server's rate limits answer 429 beyond theirs, and the client waits.)
 4. It **exits** after ``--matches`` matches have ended (their threads log the result).
 
-Servers without streams (503 ``streams_unavailable``: no Redis, e.g. a local ``make run``) are polled
-instead: ``/api/invitations`` and ``/api/matches/{id}`` every second. (An expected answer: the server's
-console does not log it.)
+Every ASGI server has streams (a local ``make run`` too: without Redis they go through its database).
+A server without them (503 ``streams_unavailable``: a WSGI server) is polled instead:
+``/api/invitations`` and ``/api/matches/{id}`` every second. (An expected answer: the server's console
+does not log it.)
 
 Policies
 --------
