@@ -197,6 +197,14 @@ def positive_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
+def int_between(low: int, high: int):
+    """A check for an integer option in ``low..high`` (both included); ``low``/``high`` are kept on it."""
+    def check(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+    check.low, check.high = low, high
+    return check
+
+
 def non_negative_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 

@@ -73,9 +73,12 @@ WILD_DRAW_FOUR = "W+4"
 #: 1,700–3,100 events (the longest seen: ~5,700). An UNO-style round can in theory
 #: go on forever (draws and plays may cycle), so no finite bound holds for every line.
 MAX_EVENTS = 100_000
+#: The bounds of the ``target`` option (H1): the standard 500 and short or long club
+#: matches, never a target that would keep a match (and its bots) going for ever.
+MIN_TARGET, MAX_TARGET = 1, 10_000
 OPTIONS = {
     "variant": ("winner_scores", ("winner_scores", "own_hand")),
-    "target": (500, core.positive_int),
+    "target": (500, core.int_between(MIN_TARGET, MAX_TARGET)),
     "challenge_extra_penalty": (0, core.non_negative_int),
 }
 #: The phases in which the seat whose turn it is has a move (``deal``, ``scored`` and

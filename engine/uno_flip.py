@@ -78,9 +78,12 @@ MIN_SEATS = 2
 MAX_SEATS = 10
 HAND_SIZE = 7
 MAX_EVENTS = 50_000
+#: The bounds of the ``target`` option (H1): the standard 500 and short or long club
+#: matches, never a target that would keep a match (and its bots) going for ever.
+MIN_TARGET, MAX_TARGET = 1, 10_000
 MOVE_EVENT_BOUND = 16                        # the most events one move can cause
 EVENT_LIMIT = MAX_EVENTS - MOVE_EVENT_BOUND - 1
-OPTIONS = {"target": (500, core.positive_int)}
+OPTIONS = {"target": (500, core.int_between(MIN_TARGET, MAX_TARGET))}
 MATCH_FORMAT = core.FirstToTarget             # with the option ``target`` (F16)
 
 LIGHT, DARK = 0, 1

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from engine import registry
+from engine import livol, registry, uno_flip
 from games.models import BOT_CHOICES, GAME_CHOICES, GAME_LABELS
 
 #: Seats a new match starts with, per game.
@@ -57,8 +57,8 @@ class LivolOptions(GameOptionsForm):
     variant = forms.ChoiceField(label=_("Scoring"), initial="winner_scores", choices=[
         ("winner_scores", _("The round's winner scores the others' cards (most points win)")),
         ("own_hand", _("Everyone scores their own hand (fewest points win)"))])
-    target = forms.IntegerField(label=_("Target points"), required=False, min_value=1, max_value=100_000,
-                                help_text=_("Empty: 500"))
+    target = forms.IntegerField(label=_("Target points"), required=False, min_value=livol.MIN_TARGET,
+                                max_value=livol.MAX_TARGET, help_text=_("Empty: 500"))
 
     def options(self) -> dict:
         out = {"variant": self.cleaned_data["variant"]}
@@ -69,7 +69,8 @@ class LivolOptions(GameOptionsForm):
 
 class UnoFlipOptions(GameOptionsForm):
     game = "uno_flip"
-    target = forms.IntegerField(label=_("Target points"), required=False, min_value=1, max_value=100_000,
+    target = forms.IntegerField(label=_("Target points"), required=False, min_value=uno_flip.MIN_TARGET,
+                                max_value=uno_flip.MAX_TARGET,
                                 help_text=_("Empty: 500"))
 
     def options(self) -> dict:

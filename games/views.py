@@ -52,10 +52,25 @@ def home_waits(request):
 @login_required
 @require_POST
 def match_new(request):
+    from games.errors import MatchError
+    from games.services.limits import challenges_allowed, new_match_allowed, one_hand_each
+
     form = NewMatchForm(request.POST, user=request.user)
+    try:
+        new_match_allowed(request.user)  # every attempt counts, refused ones too
+    except MatchError as exc:
+        form.is_valid()
+        form.add_error(None, exc.message)
+        return render(request, "games/home.html", {"form": form}, status=exc.status)
     if not form.is_valid():
         return render(request, "games/home.html", {"form": form}, status=400)
     data = form.cleaned_data
+    try:
+        one_hand_each([request.user, *data["people_users"]])
+        challenges_allowed(data["people_users"])
+    except MatchError as exc:
+        form.add_error(None, exc.message)
+        return render(request, "games/home.html", {"form": form}, status=exc.status)
     # the creator sits down with their browser's random value; the people they name are invited
     people = ([SeatSpec(user=request.user, entropy=data["entropy"] or None)]
               + [SeatSpec(user=u, invite=True) for u in data["people_users"]])

@@ -304,6 +304,9 @@ CARDLEAGUE_PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
 AXES_IPWARE_PROXY_COUNT = CARDLEAGUE_PROXY_COUNT or None
 NINJA_NUM_PROXIES = CARDLEAGUE_PROXY_COUNT
 AXES_VERBOSE = False
+# Matches one account may hold open (waiting or running), and challenges waiting for one account.
+CARDLEAGUE_MAX_OPEN_MATCHES = int(os.environ.get("CARDLEAGUE_MAX_OPEN_MATCHES", "30"))
+CARDLEAGUE_MAX_INCOMING_CHALLENGES = int(os.environ.get("CARDLEAGUE_MAX_INCOMING_CHALLENGES", "20"))
 # Outside bot accounts one person may own (their requests count against the owner's limits too).
 CARDLEAGUE_BOT_ACCOUNTS_PER_PERSON = int(os.environ.get("CARDLEAGUE_BOT_ACCOUNTS_PER_PERSON", "5"))
 CARDLEAGUE_RATES = {
@@ -312,6 +315,8 @@ CARDLEAGUE_RATES = {
     "moves": os.environ.get("RATE_MOVES", "600/m"),
     "token_failures": os.environ.get("RATE_TOKEN_FAILURES", "20/m"),
     "signups": os.environ.get("RATE_SIGNUPS", "10/h"),
+    # attempts to start a match or challenge, per account (refused ones too)
+    "new_matches": os.environ.get("RATE_NEW_MATCHES", "60/h"),
 }
 RATELIMIT_VIEW = "games.views.rate_limited"
 # A move is a few hundred bytes; an API body beyond this is refused with 413 before it is parsed.

@@ -222,10 +222,15 @@ def challenge_create(*, challenger, opponents: list[str], game: str, seats: int 
     invited, bots in the seats left. Raises ``UnknownPlayer``, ``SeatedTwice``, ``BadMatchSettings``."""
     from django.contrib.auth import get_user_model
 
+    from games.services.limits import challenges_allowed, new_match_allowed, one_hand_each
+
+    new_match_allowed(challenger)  # every attempt counts, refused ones too: no listing of usernames
     found = {u.get_username(): u for u in get_user_model().objects.filter(username__in=opponents, is_active=True)}
     missing = [name for name in opponents if name not in found]
     if missing:
-        raise UnknownPlayer(names=missing[:9])
+        raise UnknownPlayer(missing=len(missing))
+    one_hand_each([challenger, *found.values()])
+    challenges_allowed(found.values())
     total = seats or len(opponents) + 1
     if total < len(opponents) + 1:
         raise BadMatchSettings(_("More people than seats."))

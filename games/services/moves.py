@@ -12,7 +12,7 @@ from django.utils import timezone
 from engine import registry
 from games import store, streams
 from games.errors import MatchNotRunning, MatchWaiting, StaleSequence
-from games.models import BOT_TOOK_SEAT, SEED_REVEALED, Event, Match, Seat
+from games.models import BOT_TOOK_SEAT, MATCH_ABORTED, SEED_REVEALED, Event, Match, Seat
 
 
 @transaction.atomic
@@ -80,6 +80,25 @@ def record_stretch(match: Match, seats: list[Seat], batches: list[tuple[int, dic
     return rows
 
 
+def _no_person_left(match: Match, seats: list[Seat], view: dict) -> bool:
+    """Whether the match had accounts at the table and every one of them has resigned (resigning,
+    forfeited), so only the server's bots would play on; never for a tournament's match."""
+    accounts = [s.index for s in seats if s.user_id is not None]
+    if not accounts or not set(accounts) <= set(view.get("resigned") or ()):
+        return False
+    return not _tournament_match(match)
+
+
+def _tournament_match(match: Match) -> bool:
+    """Whether a tournament seated this match (the league's ``Table.match``, seen from here by its
+    reverse name: games imports nothing of the league)."""
+    from django.apps import apps
+
+    if not apps.is_installed("league"):
+        return False
+    return Match.objects.filter(pk=match.pk, league_table__isnull=False).exists()
+
+
 def settle(match: Match, seats: list[Seat], state, *, mover: int | None) -> list[Event]:
     """What follows a batch of engine events: the end (the result and the secret), a bot for a
     person who resigned while the match goes on, the seats' deadlines, and whether a bot is to act.
@@ -93,6 +112,15 @@ def settle(match: Match, seats: list[Seat], state, *, mover: int | None) -> list
         match.bots_to_act = False
         Seat.objects.filter(match=match).update(deadline=None, turn_started_at=None)
         return rows
+    if match.last_seq >= engine_game.MAX_EVENTS:
+        # H1: the hard ceiling. A match whose record reaches the game's MAX_EVENTS ends as aborted
+        # (a ``match_aborted`` event with reason ``event_limit``, then the secret), so no table of
+        # bots plays for ever. ``match.last_seq`` counts store events too, so this is conservative.
+        rows += store.append_events(match, [{"type": MATCH_ABORTED, "reason": "event_limit"}], seat=None, move=None)
+        rows += store.append_events(match, [{"type": SEED_REVEALED, "seed": match.seed}], seat=None, move=None)
+        match.status, match.finished_at, match.bots_to_act = Match.Status.ABORTED, timezone.now(), False
+        Seat.objects.filter(match=match).update(deadline=None, turn_started_at=None)
+        return rows
     view = engine_game.view(state, None)
     for seat in seats:
         if seat.index in view.get("resigned", ()) and not seat.policy:
@@ -101,6 +129,16 @@ def settle(match: Match, seats: list[Seat], state, *, mover: int | None) -> list
             seat.save(update_fields=["stand_in", "deadline", "turn_started_at"])
             rows += store.append_events(match, [{"type": BOT_TOOK_SEAT, "seat": seat.index, "policy": seat.stand_in}],
                                         seat=seat.index, move=None)
+    if _no_person_left(match, seats, view):
+        # H1: every person (or outside bot account) at the table has resigned or was forfeited: nobody is
+        # left to play for, so the server's bots stop and the match ends as aborted (``no_people_left``).
+        # A tournament's match plays on: its result counts for the standings.
+        rows += store.append_events(match, [{"type": MATCH_ABORTED, "reason": "no_people_left"}], seat=None,
+                                    move=None)
+        rows += store.append_events(match, [{"type": SEED_REVEALED, "seed": match.seed}], seat=None, move=None)
+        match.status, match.finished_at, match.bots_to_act = Match.Status.ABORTED, timezone.now(), False
+        Seat.objects.filter(match=match).update(deadline=None, turn_started_at=None)
+        return rows
     from games.services.clocks import move_deadlines
 
     move_deadlines(match, seats, view, mover=mover)
@@ -128,7 +166,7 @@ def after_change(match: Match, *, wake_bots: bool = True) -> None:
     from games.services.matches import match_finished
 
     match_id, seq = match.pk, match.last_seq
-    if match.status == Match.Status.FINISHED:
+    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
         return
     if wake_bots and match.bots_to_act:

@@ -36,6 +36,18 @@ def _bot_took_seat(e, names):
 
 
 def _match_aborted(e, names):
+    if e.get("reason") == "event_limit":
+        return gettext("The match reached the most moves a match may have and was stopped")
+    if e.get("reason") == "no_people_left":
+        return gettext("Everyone at the table gave up: the match was stopped rather than left to the bots")
+    if e.get("reason") == "withdrawn":
+        return gettext("The challenger withdrew the challenge")
+    if e.get("reason") == "declined":
+        player = name_of(names, e.get("seat"))
+        if e.get("message"):
+            return gettext("%(player)s declined the invitation: “%(message)s”") % {
+                "player": player, "message": str(e["message"])[:200]}
+        return gettext("%(player)s declined the invitation") % {"player": player}
     return gettext("The organiser stopped the match")
 
 

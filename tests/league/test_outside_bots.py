@@ -52,9 +52,10 @@ def test_the_command_creates_an_outside_bot_account_with_a_token(django_user_mod
 
 def test_an_account_challenges_another_which_accepts_through_the_api(django_user_model):
     anna = django_user_model.objects.create_user(username="anna", password="pw")
+    janis = django_user_model.objects.create_user(username="janis", password="pw")
     bot, key = services.bot_account_create(owner=anna, name="anna-bot")
     client = Client()
-    client.force_login(anna)
+    client.force_login(janis)  # not anna: a person never sits at one table with their own bot
     response = client.post("/api/challenges", json.dumps({"game": "karuselis", "opponents": ["anna-bot"],
                                                           "options": {"deck": "small"}, "entropy": "ab" * 16}),
                            content_type="application/json")

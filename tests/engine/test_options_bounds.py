@@ -1,0 +1,50 @@
+"""H1: a match's ``target`` is bounded in the engine (LIVOL, UNO FLIP), so no challenge can ask
+for a match that never ends; the standard values stay valid and the form uses the same bounds."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from engine import livol, registry, uno_flip
+from games import forms
+from league import services
+
+HUGE = 10**30
+
+
+def _game(module):
+    return registry.get(module.GAME)
+
+
+@pytest.mark.parametrize("game", [livol, uno_flip])
+def test_an_astronomical_target_is_refused_by_the_engine(game):
+    with pytest.raises(ValueError):
+        _game(game).start(2, "s", options={"target": HUGE})
+    with pytest.raises(ValueError):
+        _game(game).start(2, "s", options={"target": game.MAX_TARGET + 1})
+
+
+@pytest.mark.parametrize("game", [livol, uno_flip])
+def test_the_standard_target_and_the_bounds_stay_valid(game):
+    for target in (500, game.MIN_TARGET, game.MAX_TARGET):
+        assert _game(game).fold(_game(game).start(2, "s", options={"target": target})).options["target"] == target
+
+
+@pytest.mark.parametrize("form_class, game", [(forms.LivolOptions, livol), (forms.UnoFlipOptions, uno_flip)])
+def test_the_form_uses_the_engine_bounds(form_class, game):
+    field = form_class.base_fields["target"]
+    assert (field.min_value, field.max_value) == (game.MIN_TARGET, game.MAX_TARGET)
+
+
+@pytest.mark.django_db
+def test_an_astronomical_target_is_refused_by_the_api(django_user_model):
+    anna = django_user_model.objects.create_user(username="anna", password="pw")
+    services.bot_account_create(owner=anna, name="anna-bot")
+    client = Client()
+    client.force_login(anna)
+    response = client.post("/api/challenges", json.dumps({"game": "livol", "opponents": ["anna-bot"],
+                                                          "options": {"target": HUGE}}),
+                           content_type="application/json")
+    assert response.status_code == 400, response.content
