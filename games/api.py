@@ -32,13 +32,15 @@ class TokenAuth(HttpBearer):
     """A bearer token; wrong tokens are counted per address, and too many answer 429."""
 
     def authenticate(self, request, token):
+        # a valid token always works: the wrong-token limit of an address (a club's shared network, say)
+        # refuses only further wrong tokens from it, never its members' right ones
         rate = settings.CARDLEAGUE_RATES["token_failures"]
-        failures = get_usage(request, group="token_failures", key=client_address, rate=rate)
-        if failures and failures["count"] >= failures["limit"]:
-            raise Throttled(wait=failures["time_left"])
         digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
         found = ApiToken.objects.select_related("user").filter(key_hash=digest, user__is_active=True).first()
         if found is None:
+            failures = get_usage(request, group="token_failures", key=client_address, rate=rate)
+            if failures and failures["count"] >= failures["limit"]:
+                raise Throttled(wait=failures["time_left"])
             get_usage(request, group="token_failures", key=client_address, rate=rate, increment=True)
             return None
         now = timezone.now()

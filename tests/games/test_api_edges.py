@@ -55,3 +55,16 @@ def test_every_429_says_when_to_come_back(token, settings):
     assert [r.status_code for r in responses] == [200, 200, 429]
     assert 1 <= int(responses[-1]["Retry-After"]) <= 60
     assert responses[-1].json()["code"] == "rate_limited"
+
+
+def test_wrong_tokens_from_an_address_never_lock_out_a_right_one(token):
+    # given an address that sent more wrong tokens than it may (L-3: a club's shared network)
+    from django.core.cache import cache
+
+    cache.clear()
+    client = Client()
+    statuses = [client.get("/api/invitations", HTTP_AUTHORIZATION=f"Bearer guess-{i}").status_code for i in range(25)]
+    assert statuses[-1] == 429
+    # then a right token from it still works, and the next wrong one is still refused
+    assert client.get("/api/invitations", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 200
+    assert client.get("/api/invitations", HTTP_AUTHORIZATION="Bearer guess-x").status_code == 429
