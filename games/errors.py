@@ -80,6 +80,12 @@ class MalformedRequest(MatchError):
     message = _("The move is not valid JSON of the expected shape.")
 
 
+class DeadlinePassed(MatchError):
+    code = "deadline_passed"
+    status = 409
+    message = _("Your time for this move ran out before it arrived: the clock's rule plays it.")
+
+
 class RateLimited(DomainError):
     code = "rate_limited"
     status = 429

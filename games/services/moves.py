@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from engine import registry
 from games import store, streams
-from games.errors import MatchNotRunning, MatchWaiting, StaleSequence
+from games.errors import DeadlinePassed, MatchNotRunning, MatchWaiting, StaleSequence
 from games.models import BOT_TOOK_SEAT, MATCH_ABORTED, SEED_REVEALED, Event, Match, Seat
 
 
@@ -48,13 +48,19 @@ def record_move(match: Match, state, seat: int, move: dict, payloads: list[dict]
     and settle what follows. The caller holds the match row lock."""
     engine_game = registry.get(match.game)
     before = match.last_seq
+    seats = list(match.seats.all())
+    if not by_bot:
+        mover = next((s for s in seats if s.index == seat), None)
+        if mover is not None and mover.deadline is not None and mover.deadline <= timezone.now():
+            # the clock ran out before the move came: the clock's rule decides it (the sweep records the
+            # timeout within seconds), not a move that arrived late (L-5)
+            raise DeadlinePassed()
     rows = []
     for event in lead:
         rows += store.append_events(match, [event], seat=event.get("seat"), move=None)
     for payload in payloads:
         state = engine_game.apply(state, payload)
     rows += store.append_events(match, payloads, seat=seat, move=move)
-    seats = list(match.seats.all())
     if not by_bot:
         _clear_timeouts(seats, seat)
     rows += settle(match, seats, state, mover=seat)

@@ -68,3 +68,33 @@ def test_wrong_tokens_from_an_address_never_lock_out_a_right_one(token):
     # then a right token from it still works, and the next wrong one is still refused
     assert client.get("/api/invitations", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 200
     assert client.get("/api/invitations", HTTP_AUTHORIZATION="Bearer guess-x").status_code == 429
+
+
+def test_a_move_that_arrives_after_its_deadline_is_refused_and_records_nothing(db, django_user_model):
+    # given a clocked match whose seat to act let its deadline pass, the sweep not run yet (L-5)
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from engine import registry
+    from games import store
+    from games.errors import DeadlinePassed
+    from games.models import Seat
+    from games.services import SeatSpec, match_create, move_submit
+
+    anna = django_user_model.objects.create_user(username="anna", password="x")
+    janis = django_user_model.objects.create_user(username="janis", password="x")
+    match = match_create(game="livol", seats=[SeatSpec(user=anna), SeatSpec(user=janis)], seed="late",
+                         clock={"move_seconds": 60}, wake_bots=False)
+    match.refresh_from_db()
+    state = store.load_state(match)
+    seat = registry.get("livol").to_act(state)[0]
+    Seat.objects.filter(match=match, index=seat).update(deadline=timezone.now() - timedelta(seconds=1))
+    before = match.last_seq
+    # when its move comes
+    with pytest.raises(DeadlinePassed):
+        move_submit(match_id=match.pk, seat=seat, move=registry.get("livol").legal_moves(state, seat)[0],
+                    expected_seq=before)
+    # then it is refused and nothing is written: the clock's rule decides the move
+    match.refresh_from_db()
+    assert match.last_seq == before
