@@ -19,8 +19,14 @@ with its hash chain, and — once the match has ended — the revealed secret. T
    organiser forfeited (``seat_forfeited``) makes no move but its resignation; the result must be
    the replay's (or the organiser's award).
 
-It exits 0 and prints "verified", or exits 1 and names the first bad event and why. The server's
-audit (``manage.py verify_match``, the audit page) runs the same function.
+"verified" means all of it was checked, the replay included: it exits 0. A record of which only the
+chain could be checked (a match still running, whose secret is not revealed; one aborted before it
+opened) is "chain only, not replayed": exit 2. A bad record names the first bad event and why: exit 1,
+and so does a record that cannot be read or checked at all (malformed JSON, nesting too deep, a value
+of the wrong type), naming the problem. Before the verdict it prints what the reader must compare
+with what the server published: the match, game, players, commitment, whose randomness went into the
+deal (and when no person's did: the server alone fixed it) and the result. The server's audit
+(``manage.py verify_match``, the audit page) runs the same function.
 """
 from __future__ import annotations
 
@@ -33,7 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine import IllegalMove, registry
-from engine.bots import BOTS_KEYED_BY_SECRET, bot_key, bot_move
+from engine.bots import BOTS_KEYED_BY_SECRET, POLICY_NAMES, bot_key, bot_move
 from engine.core import is_contribution, match_seed, server_contribution
 from engine.record import (BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, GENESIS_HASH, MATCH_ABORTED, MATCH_AWARDED,
                            MATCH_OPENED, SEAT_FORFEITED, SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS, commitment,
@@ -52,6 +58,17 @@ class Report:
     first_bad_seq: int | None = None
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: whether the whole match was checked, the replay included (else only the hash chain)
+    replayed: bool = False
+
+    @property
+    def verified(self) -> bool:
+        """Nothing is wrong and everything was checked: the only case the verifier calls "verified"."""
+        return self.ok and self.replayed
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.verified else (2 if self.ok else 1)
 
     def fail(self, seq: int, problem: str) -> None:
         """Record a problem at event ``seq`` (every problem names an event: the headline does)."""
@@ -62,21 +79,37 @@ class Report:
 
     @property
     def headline(self) -> str:
-        if self.ok:
+        if self.verified:
             return f"verified ({self.checked_events} events)"
+        if self.ok:
+            return f"chain only, not replayed ({self.checked_events} events)"
         return f"BAD at event {self.first_bad_seq}: {self.problems[0]}"
 
 
 def verify_record(record: dict, *, secret: str | None = None) -> Report:
     """Check a match record (see the module's docstring); ``secret``: the operator's own check of a
     match still running (its secret is not in the record until the end)."""
-    report = Report(match_id=record.get("match"))
+    report = Report(match_id=record.get("match") if isinstance(record, dict) else None)
+    if not isinstance(record, dict):
+        report.fail(1, "event 1: the record is not a JSON object")
+        return report
+    try:
+        return _verify(record, report, secret)
+    except (RecursionError, TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        # a record of the right shape with a value of the wrong type somewhere: bad, and said so
+        report.fail(report.first_bad_seq or 1, f"event {report.first_bad_seq or 1}: the record cannot be checked: "
+                                                f"{exc.__class__.__name__}: {str(exc)[:200]}")
+        report.replayed = False
+        return report
+
+
+def _verify(record: dict, report: Report, secret: str | None) -> Report:
     events = record.get("events") or []
-    report.checked_events = len(events)
+    report.checked_events = len(events) if isinstance(events, list) else 0
     if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
         report.fail(1, f"event 1: not a {RECORD_FORMAT} of version {RECORD_VERSION}")
         return report
-    problem = shape_problem(record)
+    problem = shape_problem(record) or _type_problem(record)
     if problem:
         report.fail(1, f"event 1: the record is not of its schema's shape: {problem}")
         return report
@@ -88,8 +121,64 @@ def verify_record(record: dict, *, secret: str | None = None) -> Report:
         seed = _check_contributions(record, events, secret, report)
         if seed is not None:
             _check_replay(record, events, seed, report, bots=bots_key(events, secret, record.get("match")))
+            report.replayed = report.ok
+    if report.ok and record.get("result") and record.get("status") != "finished":
+        where = len(events) or 1
+        report.fail(where, f"event {where}: a result for a match that did not finish ({record.get('status')})")
+    if report.ok and not report.replayed:
+        report.notes.append("only the hash chain was checked: the record is not verified")
     return report
 
+
+def _type_problem(record: dict) -> str | None:
+    """Values of the wrong type where the checks rely on one (the schema's keys are checked above)."""
+    if record.get("chain_version", 1) not in (1, 2) or type(record.get("chain_version", 1)) is not int:
+        return "chain_version is 1 or 2"
+    if not isinstance(record.get("game"), str):
+        return "game is a text"
+    for i, e in enumerate(record.get("events") or []):
+        if not isinstance(e.get("payload"), dict):
+            return f"events[{i}].payload is an object"
+        if e.get("at") is not None and not isinstance(e.get("at"), str):
+            return f"events[{i}].at is a text (an ISO time)"
+        if type(e.get("seq")) is not int:
+            return f"events[{i}].seq is a number"
+        p = e["payload"]
+        if e.get("type") == SEAT_TIMED_OUT and p.get("then") == "bot_move" and p.get("policy") not in POLICY_NAMES:
+            return f"events[{i}]: an unknown stand-in policy {str(p.get('policy'))[:40]!r}"
+        if e.get("type") == BOT_TOOK_SEAT and p.get("policy") not in POLICY_NAMES:
+            return f"events[{i}]: an unknown stand-in policy {str(p.get('policy'))[:40]!r}"
+    return None
+
+
+def summary(record: dict) -> list[str]:
+    """What the reader compares with what the server published: the match, game, players, commitment,
+    whose randomness went into the deal, and the result."""
+    seats = record.get("seats") or []
+    names = [str(s.get("name")) if isinstance(s, dict) else "?" for s in seats]
+    lines = [f"match {record.get('match')} · {record.get('game')} · status {record.get('status')}",
+             "players: " + ", ".join(f"{i}: {n}" for i, n in enumerate(names)),
+             f"commitment: {record.get('commitment')}"]
+    contributions = [c for c in record.get("contributions") or [] if isinstance(c, dict)]
+    if contributions:
+        by_server = [c.get("seat") for c in contributions if c.get("by") == "server"]
+        if len(by_server) == len(contributions):
+            lines.append("randomness: the server contributed for every seat — no person's value went into "
+                         "the deal: the server alone fixed it")
+        elif by_server:
+            lines.append("randomness: the server contributed for seat(s) "
+                         + ", ".join(str(s) for s in by_server) + "; the others gave their own")
+        else:
+            lines.append("randomness: every seat gave its own")
+    result = record.get("result")
+    if isinstance(result, dict) and result.get("ranking") is not None:
+        places = []
+        for place, group in enumerate(result.get("ranking") or [], start=1):
+            group = group if isinstance(group, list) else [group]
+            places.append(f"{place}. " + " and ".join(names[s] if type(s) is int and 0 <= s < len(names) else "?"
+                                                     for s in group))
+        lines.append("result: " + " · ".join(places))
+    return lines
 
 SCHEMA_PATH = Path(__file__).with_name("match-record.schema.json")
 
@@ -377,6 +466,10 @@ def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report
         report.fail(first["seq"], f"event {first['seq']}: the move after seat {p.get('seat')}'s timeout is "
                                   "another seat's")
         return False
+    if "position" in p and p.get("position") != seq - 1:
+        report.fail(seq, f"event {seq}: the timeout says it came at position {p.get('position')}, "
+                         f"but it was recorded after event {seq - 1}")
+        return False
     at, deadline = timeout.get("at"), p.get("deadline")
     if at is not None and deadline is not None and _time(at) < _time(deadline):
         report.fail(seq, f"event {seq}: recorded before its deadline ({deadline})")
@@ -410,32 +503,44 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+USAGE_EXIT = 64  # EX_USAGE: 0 verified, 1 bad (or unreadable), 2 chain only
+
+
 def main(argv: list[str] | None = None) -> int:
+    """0: verified (everything checked); 2: chain only, not replayed; 1: bad, or not a record that can be
+    checked (the problem named); 64: called wrongly."""
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
-        print("usage: python -m engine.verify RECORD.json", file=sys.stderr)
-        return 2
+        print("usage: python -m engine.verify RECORD.json\n"
+              "exit 0: verified · 2: chain only, not replayed · 1: bad or unreadable", file=sys.stderr)
+        return USAGE_EXIT
     try:
         with open(argv[0], encoding="utf-8") as f:
             record = json.load(f)
+    except RecursionError:
+        print(f"BAD: cannot read {argv[0]}: its JSON is nested too deep to be a match record", file=sys.stderr)
+        return 1
     except (OSError, ValueError) as exc:
-        print(f"cannot read {argv[0]}: {exc}", file=sys.stderr)
-        return 2
+        print(f"BAD: cannot read {argv[0]}: {exc}", file=sys.stderr)
+        return 1
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         print(f"BAD: {argv[0]} is not a cardleague match record", file=sys.stderr)
         return 1
-    try:
-        registry.get(record.get("game"))
-    except KeyError:
-        print(f"BAD: unknown game {record.get('game')!r}", file=sys.stderr)
+    if not isinstance(record.get("game"), str) or record.get("game") not in registry.names():
+        print(f"BAD: unknown game {str(record.get('game'))[:40]!r}", file=sys.stderr)
         return 1
     report = verify_record(record)
+    try:
+        for line in summary(record):
+            print(line)
+    except (TypeError, ValueError, AttributeError):
+        pass  # the verdict below names what is wrong with the record
     for note in report.notes:
         print(f"note: {note}")
     print(report.headline)
     for problem in report.problems[1:]:
         print(f"  also: {problem}")
-    return 0 if report.ok else 1
+    return report.exit_code
 
 
 if __name__ == "__main__":

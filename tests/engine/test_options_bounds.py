@@ -41,10 +41,11 @@ def test_the_form_uses_the_engine_bounds(form_class, game):
 @pytest.mark.django_db
 def test_an_astronomical_target_is_refused_by_the_api(django_user_model):
     anna = django_user_model.objects.create_user(username="anna", password="pw")
-    services.bot_account_create(owner=anna, name="anna-bot")
+    olga = django_user_model.objects.create_user(username="olga", password="pw")
+    services.bot_account_create(owner=olga, name="olga-bot")
     client = Client()
     client.force_login(anna)
-    response = client.post("/api/challenges", json.dumps({"game": "livol", "opponents": ["anna-bot"],
+    response = client.post("/api/challenges", json.dumps({"game": "livol", "opponents": ["olga-bot"],
                                                           "options": {"target": HUGE}}),
                            content_type="application/json")
-    assert response.status_code == 400, response.content
+    assert response.status_code == 400 and response.json()["code"] == "bad_match_settings", response.content

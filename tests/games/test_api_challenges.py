@@ -22,12 +22,14 @@ def _fresh_rate_counters():
 
 @pytest.fixture
 def challenge(django_user_model):
-    """anna challenges her bot account ``anna-bot`` (a token client) to KARUSELIS."""
+    """anna challenges olga's bot account ``olga-bot`` (a token client) to KARUSELIS (not a bot of her own:
+    a person never sits at one table with their own bot)."""
     anna = django_user_model.objects.create_user(username="anna", password="pw")
-    _, key = services.bot_account_create(owner=anna, name="anna-bot")
+    olga = django_user_model.objects.create_user(username="olga", password="pw")
+    _, key = services.bot_account_create(owner=olga, name="olga-bot")
     client = Client()
     client.force_login(anna)
-    response = client.post("/api/challenges", json.dumps({"game": "karuselis", "opponents": ["anna-bot"],
+    response = client.post("/api/challenges", json.dumps({"game": "karuselis", "opponents": ["olga-bot"],
                                                           "options": {"deck": "small"}}),
                            content_type="application/json")
     assert response.status_code == 201, response.content
@@ -76,7 +78,7 @@ def test_a_started_match_cannot_be_withdrawn(challenge):
 
 def test_me_names_the_account_its_bot_flag_and_owner(challenge):
     _, anna, bot = challenge
-    assert bot.get("/api/account").json() == {"username": "anna-bot", "is_bot": True, "owner": "anna",
+    assert bot.get("/api/account").json() == {"username": "olga-bot", "is_bot": True, "owner": "olga",
                                               "auth": "token"}
     assert anna.get("/api/account").json() == {"username": "anna", "is_bot": False, "owner": None,
                                                "auth": "session"}

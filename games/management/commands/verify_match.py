@@ -22,8 +22,10 @@ class Command(BaseCommand):
         bad = 0
         for match in found.values():
             report = match_verify(match)
-            if report.ok:
+            if report.verified:
                 self.stdout.write(f"match {match.pk}: OK ({report.checked_events} events)")
+            elif report.ok:
+                self.stdout.write(f"match {match.pk}: chain only, not replayed ({report.checked_events} events)")
             else:
                 bad += 1
                 self.stdout.write(f"match {match.pk}: BAD at event {report.first_bad_seq}: {'; '.join(report.problems)}")
