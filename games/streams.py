@@ -366,11 +366,10 @@ def _match_access(request, match_id: int, seat):
 
 
 def _digits(text: str | None, most: int) -> int | None:
-    """A count written in ASCII digits only, at most ``most`` of them (``str.isdigit`` alone also takes
-    "²" and other digits ``int`` refuses, and ``int`` refuses over 4,300 digits: both were a 500)."""
-    if text is None or not (0 < len(text) <= most and text.isascii() and text.isdigit()):
-        return None
-    return int(text)
+    """A count in a stream's request: the one parser of counts in requests (``games.params.count``)."""
+    from games.params import count
+
+    return count(text, digits=most)
 
 
 def _position(request) -> int:

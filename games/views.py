@@ -12,6 +12,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
+from games.params import count
 from games import selectors, services, streams
 from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.api import parse_move
@@ -96,8 +97,8 @@ def _viewer(request, match: Match) -> int | None:
     user's first seat, else None (a spectator)."""
     held = seats_of(request.user, match)
     requested = request.GET.get("seat")
-    if requested is not None and requested.isdigit() and int(requested) in held:
-        return int(requested)
+    if count(requested, digits=2) in held:
+        return count(requested, digits=2)
     return held[0] if held else None
 
 
@@ -148,7 +149,7 @@ def match_board(request, match_id: int):
     since = request.GET.get("since", "")
     if since == str(match.last_seq):
         return HttpResponse(status=204)  # nothing new: htmx keeps the board (and any selection) as it is
-    position = int(since) if since.isdigit() and len(since) <= 10 else None
+    position = count(since)
     return render(request, "games/_board.html", _board_context(request, match, since=position))
 
 
@@ -158,7 +159,7 @@ def match_board(request, match_id: int):
 def match_move(request, match_id: int):
     """Submit one move from the play page; answers with the board (htmx) or a redirect."""
     requested = request.GET.get("seat") or request.POST.get("seat")
-    seat = int(requested) if requested and requested.isdigit() else None
+    seat = count(requested, digits=2)
     match, seat = access_seat(request.user, match_id, seat)
     error, before = None, None
     try:
@@ -183,9 +184,10 @@ def _position(text: str | None) -> int | None:
     """The page's ``expected_seq``: absent, or a position; anything else is a malformed request."""
     if text is None or text == "":
         return None
-    if not text.isdigit() or len(text) > 10:
+    position = count(text)
+    if position is None:
         raise MalformedRequest()
-    return int(text)
+    return position
 
 
 def rate_limited(request, exception=None):
@@ -204,7 +206,7 @@ def match_replay(request, match_id: int):
     if not match.has_ended or match.status == Match.Status.CANCELLED:
         return redirect("match_play", match_id=match.pk)
     step = request.GET.get("step", "")
-    frame = selectors.replay_frame(match, int(step) if step.lstrip("-").isdigit() and len(step) < 10 else 0)
+    frame = selectors.replay_frame(match, count(step, digits=9) or 0)
     frame.update(_game_assets(match))
     frame["log_url"] = _url("match_log", match, {"upto": frame["seq"]})
     template = "games/_replay_frame.html" if request.htmx else "games/replay.html"
@@ -219,9 +221,9 @@ def match_log(request, match_id: int):
     reader opens the round); ``upto``: a replay's position, for a match that has ended."""
     match = access_match(request.user, match_id)
     index, upto = request.GET.get("round", ""), request.GET.get("upto", "")
-    if not index.isdigit() or len(index) > 6:
+    if count(index, digits=6) is None:
         raise Http404()
-    position = int(upto) if upto.isdigit() and len(upto) <= 10 and match.has_ended else None
+    position = count(upto) if match.has_ended else None
     seat = _viewer(request, match) if position is None else None
     found = selectors.match_log_round(match, seat, int(index), upto=position)
     if found is None:

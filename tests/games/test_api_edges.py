@@ -98,3 +98,19 @@ def test_a_move_that_arrives_after_its_deadline_is_refused_and_records_nothing(d
     # then it is refused and nothing is written: the clock's rule decides the move
     match.refresh_from_db()
     assert match.last_seq == before
+
+
+@pytest.mark.parametrize("query", ["seat=%C2%B2", "seat=" + "9" * 5000, "since=%C2%B2", "since=" + "9" * 5000])
+def test_a_count_in_a_page_request_is_never_a_500(db, django_user_model, query):
+    from games.services import SeatSpec, match_create
+
+    anna = django_user_model.objects.create_user(username="anna", password="x")
+    match = match_create(game="livol", seats=[SeatSpec(user=anna), SeatSpec(bot="random")], seed="counts",
+                         wake_bots=False)
+    client = Client()
+    client.force_login(anna)
+    for path in (f"/matches/{match.pk}/?{query}", f"/matches/{match.pk}/board/?{query}",
+                 f"/matches/{match.pk}/replay/?step=%C2%B2", f"/matches/{match.pk}/log/?round=%C2%B2"):
+        assert client.get(path).status_code < 500, path
+    response = client.post(f"/matches/{match.pk}/move/?{query}", {"move": "{}", "expected_seq": "²"})
+    assert response.status_code < 500
