@@ -327,6 +327,19 @@ class ChallengeOut(Schema):
     seats: list[MatchSeatOut]
 
 
+class DeclinedOut(Schema):
+    declined: list[int]
+
+
+@challenges_router.post("/decline-all", response={200: DeclinedOut, **errors(400, 401, 413, 429)})
+def challenges_decline_all(request, payload: DeclineIn | None = None):
+    """Decline every challenge waiting for you at once (each as ``/decline`` would, with the optional
+    ``reason``); tournament seats are not challenges and stay. Returns the matches declined."""
+    from games.services.challenges import challenges_decline_all as decline_all
+
+    return {"declined": decline_all(user=request.user, reason=payload.reason if payload is not None else "")}
+
+
 @challenges_router.get("", response={200: list[ChallengeOut], **errors(400, 401, 429)})
 def challenges_list(request, direction: Literal["incoming", "outgoing"] = "incoming"):
     """Challenges that wait for an answer: ``incoming`` (you are invited: ``/join`` or ``/decline``)

@@ -20,6 +20,8 @@ Options: ``--url`` / ``--token`` (or ``CARDLEAGUE_URL`` / ``CARDLEAGUE_TOKEN``);
 default ``random``); ``--matches N``: exit 0 once N matches have ended (default 0: run for ever);
 ``--accept-from NAMES``: accept invitations only from these usernames (comma-separated, repeatable;
 others are declined; tournament seats are always taken: entering the tournament was the decision);
+``--max-matches N``: accept an invitation only while fewer than N matches are being played (default 4;
+beyond, it is declined with the reason "busy"), so a flood of challenges is not a flood of matches;
 ``--challenge NAME --game GAME`` [``--seats N``] [``--options JSON``]: challenge accounts to a match
 on start; ``--records DIR``: save each ended match's portable record as ``DIR/match-<id>.json``
 (check it offline with ``python -m engine.verify FILE``); ``--seed S``: make the policy's randomness
@@ -546,6 +548,11 @@ class Bot:
             if self.accept_from and by not in self.accept_from:
                 log.info("match %d: declining the invitation from %s (not in --accept-from)", match_id, by)
                 self.request(api, "POST", f"/api/matches/{match_id}/decline", {"reason": "not in --accept-from"})
+            elif self.playing() >= self.args.max_matches:
+                log.info("match %d: declining the invitation from %s (already playing %d matches)", match_id, by,
+                         self.playing())
+                self.request(api, "POST", f"/api/matches/{match_id}/decline",
+                             {"reason": f"busy: already playing {self.args.max_matches} matches"})
             else:
                 log.info("match %d: accepting the invitation from %s to %s", match_id, by, news.get("game"))
                 self.join(api, match_id, seat)
@@ -617,6 +624,11 @@ class Bot:
 
     # the matches
 
+    def playing(self) -> int:
+        """How many matches this client is playing now."""
+        with self.lock:
+            return sum(1 for p in self.players.values() if p.is_alive())
+
     def play(self, match_id: int, seat: int | None) -> None:
         """Start the match's thread unless it runs already or the match is over."""
         with self.lock:
@@ -653,6 +665,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--matches", type=int, default=0, metavar="N", help="exit after N matches ended (0: never)")
     parser.add_argument("--accept-from", action="append", metavar="NAMES",
                         help="accept invitations only from these usernames (comma-separated)")
+    parser.add_argument("--max-matches", type=int, default=4, metavar="N",
+                        help="accept invitations only while playing fewer than N matches (default 4)")
     parser.add_argument("--challenge", action="append", metavar="NAMES", help="challenge these usernames")
     parser.add_argument("--game", help="the game of --challenge (livol, uno_flip, karuselis, iota, cardavia)")
     parser.add_argument("--seats", type=int, help="seats of --challenge's match (bots fill the rest)")

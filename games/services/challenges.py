@@ -9,6 +9,24 @@ from games.models import MATCH_ABORTED, Match
 from games.services.matches import _end
 
 
+def challenges_decline_all(*, user, reason: str = "") -> list[int]:
+    """Decline every challenge waiting for ``user`` at once (a flood of them, say); each is declined as
+    one decline would be, with ``reason``. Returns the matches declined."""
+    from games.models import Seat
+    from games.services.matches import seat_decline
+
+    waiting = list(Seat.objects.filter(user=user, status=Seat.Status.INVITED, match__status=Match.Status.WAITING)
+                   .order_by("match_id").values_list("match_id", flat=True)[:1000])
+    declined = []
+    for match_id in waiting:
+        try:
+            seat_decline(match_id=match_id, user=user, reason=reason)
+        except InvitationClosed:
+            continue  # answered meanwhile
+        declined.append(match_id)
+    return declined
+
+
 @transaction.atomic
 def challenge_withdraw(*, match_id: int, user) -> Match:
     """The challenger takes a challenge back before it starts: the match ends (``aborted``, reason

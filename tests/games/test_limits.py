@@ -85,3 +85,16 @@ def test_a_person_cannot_sit_at_one_table_with_their_own_bot(db, django_user_mod
                                          "livol-target": 500, "bot": "greedy", "people": "ownbot"})
     assert page.status_code == 400 and "own outside bot" in page.content.decode()
     assert not Match.objects.filter(seats__user=bot).exists()
+
+
+def test_an_account_declines_every_waiting_challenge_at_once(db, django_user_model):
+    target = django_user_model.objects.create_user(username="target", password="x")
+    senders = [django_user_model.objects.create_user(username=f"sender{i}", password="x") for i in range(3)]
+    for sender in senders:
+        assert challenge(token_for(sender), opponents=["target"]).status_code == 201
+    auth = token_for(target)
+    response = Client().post("/api/challenges/decline-all", {"reason": "too many"}, content_type="application/json",
+                             **auth)
+    assert response.status_code == 200 and len(response.json()["declined"]) == 3
+    assert Client().get("/api/challenges?direction=incoming", **auth).json() == []
+    assert set(Match.objects.filter(seats__user=target).values_list("status", flat=True)) == {"cancelled"}
