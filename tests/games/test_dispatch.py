@@ -21,7 +21,7 @@ def fresh_breaker():
 
 
 @pytest.fixture
-def hung_broker():
+def hung_broker(monkeypatch):
     """A Celery app whose Redis broker accepts connections and never answers (the settings' timeouts)."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
@@ -37,6 +37,8 @@ def hung_broker():
             except (TimeoutError, OSError):
                 continue
     threading.Thread(target=accept, daemon=True).start()
+    # Celery lets the CELERY_BROKER_URL environment variable (CI's real Redis) win over an app's broker
+    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
     # not the current app: the project's shared tasks must keep the project's broker
     app = Celery("hung", broker=f"redis://127.0.0.1:{server.getsockname()[1]}/0", set_as_current=False)
     app.conf.broker_transport_options = {"socket_timeout": 0.3, "socket_connect_timeout": 0.3}
