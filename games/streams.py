@@ -36,21 +36,17 @@ from django.http import JsonResponse, StreamingHttpResponse
 log = logging.getLogger("games.streams")
 
 
-def enabled() -> bool:
-    """Streams are on: through Redis (``STREAMS_URL``) or, without it, through the database."""
-    return True
-
-
 def through_redis() -> bool:
+    """Whether notices fan out through Redis (``STREAMS_URL``); without it, through the database."""
     return bool(settings.CARDLEAGUE_STREAMS_URL)
 
 
 def available(request) -> bool:
-    """Streams are configured and this server can hold them open: an ASGI server (under WSGI, Django
-    would have to read a stream to its end before sending anything)."""
+    """This server can hold a stream open: an ASGI server (under WSGI, Django would have to read a
+    stream to its end before sending anything)."""
     from django.core.handlers.asgi import ASGIRequest
 
-    return enabled() and isinstance(request, ASGIRequest)
+    return isinstance(request, ASGIRequest)
 
 
 def _unavailable(request, what: str):
@@ -64,9 +60,6 @@ def _unavailable(request, what: str):
 
 
 def _refusal(request, what: str):
-    if not enabled():
-        return _error(503, {"code": "streams_unavailable", "rule": None,
-                            "message": f"This server has no streams: {what}"})
     if not available(request):
         return _error(503, {"code": "streams_unavailable", "rule": None,
                             "message": f"Streams need an ASGI server (uvicorn); this one is WSGI: {what}"})
@@ -135,19 +128,17 @@ def _publish(channel: str, message: str) -> None:
 
 def match_changed(match_id: int, seq: int) -> None:
     """On commit: a match reached position ``seq`` (its streams read what is new)."""
-    if enabled():
-        transaction.on_commit(lambda: _publish(_channel("match", match_id), str(seq)))
+    transaction.on_commit(lambda: _publish(_channel("match", match_id), str(seq)))
 
 
 def tournament_changed(tournament_id: int) -> None:
     """On commit: a tournament's standings or rounds changed (its page's stream says so)."""
-    if enabled():
-        transaction.on_commit(lambda: _publish(_channel("tournament", tournament_id), "changed"))
+    transaction.on_commit(lambda: _publish(_channel("tournament", tournament_id), "changed"))
 
 
 def notify_user(user_id: int | None, kind: str, **data) -> None:
     """On commit: news for an account's stream (``invited``, ``match_started``, ``your_turn``, …)."""
-    if enabled() and user_id is not None:
+    if user_id is not None:
         message = json.dumps({"kind": kind, **data})
         transaction.on_commit(lambda: _publish(_channel("user", user_id), message))
 

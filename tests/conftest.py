@@ -223,3 +223,34 @@ def asgi_server(django_db_setup, django_db_blocker):
         with django_db_blocker.unblock(), connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                            "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+@pytest.fixture
+def hung_port():
+    """A port that accepts every connection and never says a word (a hung Redis or broker); yields (port,
+    accepted connections)."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except (TimeoutError, OSError):
+                continue
+            accepted.append(conn)
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1], accepted
+    stop.set()
+    thread.join(2)
+    for conn in accepted:
+        conn.close()
+    server.close()

@@ -3,8 +3,6 @@ the call has a short timeout, and after a failure the broker is left alone for a
 wake the work later)."""
 from __future__ import annotations
 
-import socket
-import threading
 
 import pytest
 from celery import Celery
@@ -21,37 +19,20 @@ def fresh_breaker():
 
 
 @pytest.fixture
-def hung_broker(monkeypatch):
+def hung_broker(monkeypatch, hung_port):
     """A Celery app whose Redis broker accepts connections and never answers (the settings' timeouts)."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(16)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept():
-        server.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                accepted.append(server.accept()[0])
-            except (TimeoutError, OSError):
-                continue
-    threading.Thread(target=accept, daemon=True).start()
+    port, accepted = hung_port
     # Celery lets the CELERY_BROKER_URL environment variable (CI's real Redis) win over an app's broker
     monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
     # not the current app: the project's shared tasks must keep the project's broker
-    app = Celery("hung", broker=f"redis://127.0.0.1:{server.getsockname()[1]}/0", set_as_current=False)
+    app = Celery("hung", broker=f"redis://127.0.0.1:{port}/0", set_as_current=False)
     app.conf.broker_transport_options = {"socket_timeout": 0.3, "socket_connect_timeout": 0.3}
     app.conf.broker_connection_timeout = 0.3
 
     @app.task(name="hung.wake")
     def wake(match_id):  # pragma: no cover - never runs: the broker never takes it
         return match_id
-    yield wake, accepted
-    stop.set()
-    for conn in accepted:
-        conn.close()
-    server.close()
+    return wake, accepted
 
 
 def test_a_hung_broker_costs_one_short_timeout_then_is_left_alone(hung_broker):

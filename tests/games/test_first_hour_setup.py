@@ -14,6 +14,7 @@ import stat
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -176,21 +177,32 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_the_make_run_server_says_nothing_about_streams_or_synchronous_iterators(fresh_copy):
-    # given the web server as `make run` starts it (uvicorn, ASGI, DEBUG from the local file, no Redis)
-    home, env = fresh_copy
+@contextmanager
+def make_run_server(env: dict):
+    """The web server as `make run` starts it (uvicorn, ASGI, DEBUG from the local file, no Redis), once
+    it answers; yields (its base URL, its console: one text, added when the block ends)."""
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "uvicorn", "league.asgi:application", "--host", "127.0.0.1",
                                "--port", str(port), "--log-level", "warning"], cwd=ROOT, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
+    base, console = f"http://127.0.0.1:{port}", []
     try:
         for _ in range(150):
             try:
                 httpx.get(f"{base}/accounts/login/", timeout=2)
                 break
             except httpx.TransportError:
-                time.sleep(0.2)
+                time.sleep(0.2)  # not answering yet: ask again
+        yield base, console
+    finally:
+        server.terminate()
+        console.append(server.communicate(timeout=30)[0])
+
+
+def test_the_make_run_server_says_nothing_about_streams_or_synchronous_iterators(fresh_copy):
+    # given the web server as `make run` starts it (uvicorn, ASGI, DEBUG from the local file, no Redis)
+    home, env = fresh_copy
+    with make_run_server(env) as (base, output):
         # when people open pages (static files and all), signed in too, and clients try the streams, as the
         # reference client does
         with httpx.Client(base_url=base, timeout=30) as http:
@@ -211,9 +223,7 @@ def test_the_make_run_server_says_nothing_about_streams_or_synchronous_iterators
                         if line.startswith("event: "):
                             hellos[path] = (stream.status_code, line)
                             break
-    finally:
-        server.terminate()
-        console = server.communicate(timeout=30)[0]
+    console = output[0]
     # then pages and files are served, and the streams too, without Redis (through the database) ...
     assert signed_in.status_code == 302 and signed_in.headers["location"] == "/"
     assert all(r.status_code == 200 for r in pages.values()), {p: r.status_code for p, r in pages.items()}
@@ -364,19 +374,8 @@ def test_the_settings_sign_up_and_sign_in_forms_describe_their_fields_with_eleme
 def test_without_redis_a_stream_hears_what_another_process_recorded(fresh_copy):
     # given the web server as `make run` starts it (no Redis), and anna following her account's stream
     home, env = fresh_copy
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "league.asgi:application", "--host", "127.0.0.1",
-                               "--port", str(port), "--log-level", "warning"], cwd=ROOT, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
     frames: list[str] = []
-    try:
-        for _ in range(150):
-            try:
-                httpx.get(f"{base}/accounts/login/", timeout=2)
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
+    with make_run_server(env) as (base, _):
         with httpx.Client(base_url=base, timeout=60) as http:
             http.get("/accounts/login/")
             http.post("/accounts/login/", data={"username": "anna", "password": "cardleague-demo", "next": "/",
@@ -399,7 +398,4 @@ def test_without_redis_a_stream_hears_what_another_process_recorded(fresh_copy):
                     frames.append(line)
                     if line.startswith("data: ") and f'"match":{match_id},' in line and frames[-2] == "event: invited":
                         break
-    finally:
-        server.terminate()
-        server.communicate(timeout=30)
     assert any(f'"match":{match_id},' in line for line in frames), frames

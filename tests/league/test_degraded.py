@@ -6,41 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import socket
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from games import streams
 from games.models import ApiToken
-
-
-@pytest.fixture
-def hung_port():
-    """A port that accepts every connection and never says a word; yields (port, accepted connections)."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(64)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept():
-        server.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                conn, _ = server.accept()
-            except (TimeoutError, OSError):
-                continue
-            accepted.append(conn)
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield server.getsockname()[1], accepted
-    stop.set()
-    thread.join(2)
-    for conn in accepted:
-        conn.close()
-    server.close()
 
 
 @pytest.fixture
