@@ -159,8 +159,11 @@ def test_a_person_who_forgot_to_call_presses_call_within_the_grace_and_keeps_the
         page.wait_for_function(f"() => +document.querySelector('#board .board.live').dataset.seq > {match.last_seq}")
     assert hand is not None and len(view["hand"]) == 1
     # within the grace, the person presses "call" (the bot would otherwise catch them)
+    match.refresh_from_db()
+    before_call = match.last_seq
     page.locator("#board .board.live button.move[data-move=call]").first.click(timeout=2_500)
-    page.wait_for_timeout(1500)
+    # the call is recorded when the board shows a later position (a signal, not a fixed wait)
+    page.wait_for_function(f"() => +document.querySelector('#board .board.live').dataset.seq > {before_call}")
     assert Event.objects.filter(match=match, type="livol_called", seat=1).exists()
     assert not Event.objects.filter(match=match, type="seat_caught").exists()
     match.refresh_from_db()
