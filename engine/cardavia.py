@@ -122,7 +122,7 @@ CHOPPERS = frozenset({"DRAGOON", "CAT"})                    # refuse, cost the a
 FOOL, CAT, CUCKOO = "FOOL", "CAT", "CUCKOO"
 DEFAULT_LIVES = 3
 MAX_LIVES = 10
-OPTIONS = {"lives": (DEFAULT_LIVES, lambda v: core.positive_int(v) and v <= MAX_LIVES)}
+OPTIONS = {"lives": (DEFAULT_LIVES, core.int_between(1, MAX_LIVES))}
 MATCH_FORMAT = core.Elimination(lives=DEFAULT_LIVES)     # the option ``lives`` replaces the count
 MOVES = ("keep", "ask")
 MOVE_KEYS = {"keep": frozenset({"type"}), "ask": frozenset({"type"}), core.RESIGN: core.RESIGN_KEYS}
@@ -650,9 +650,10 @@ class Cardavia(core.Game):
             "over": over,
             "outcome": self.outcome(state),
         }
+        # ENGINE.md "Views": every game's view has "hand", a spectator's is []
+        v["hand"] = [state.hands[seat]] if seat is not None and seat in state.order else []
         if seat is not None:
             v["seat"] = seat
-            v["hand"] = [state.hands[seat]] if seat in state.order else []
         if over:
             v["hands"] = list(state.hands)
         return v

@@ -495,7 +495,7 @@ class Karuselis(core.Game):
 
     OPTIONS = {
         "deck": ("full", tuple(VARIANTS)),
-        "target": (None, lambda v: v is None or (core.positive_int(v) and v <= MAX_TARGET)),
+        "target": (None, core.int_between(1, MAX_TARGET, none=True)),
     }
 
     # ---- shape ------------------------------------------------------------

@@ -76,10 +76,12 @@ MAX_EVENTS = 100_000
 #: The bounds of the ``target`` option (H1): the standard 500 and short or long club
 #: matches, never a target that would keep a match (and its bots) going for ever.
 MIN_TARGET, MAX_TARGET = 1, 10_000
+#: The most extra cards a failed challenge may add (classic UNO's is 2).
+MAX_CHALLENGE_EXTRA_PENALTY = 10
 OPTIONS = {
     "variant": ("winner_scores", ("winner_scores", "own_hand")),
     "target": (500, core.int_between(MIN_TARGET, MAX_TARGET)),
-    "challenge_extra_penalty": (0, core.non_negative_int),
+    "challenge_extra_penalty": (0, core.int_between(0, MAX_CHALLENGE_EXTRA_PENALTY)),
 }
 #: The phases in which the seat whose turn it is has a move (``deal``, ``scored`` and
 #: ``over`` are between turns).

@@ -21,3 +21,10 @@ def get(name: str):
     if name not in GAME_NAMES:
         raise KeyError(f"unknown game {name!r}; known: {', '.join(names())}")
     return importlib.import_module(f"engine.{name}").game
+
+
+def options(name: str) -> dict:
+    """The options ``name`` takes (its module's ``OPTIONS``): each name maps to ``(default, check)``, the
+    check a tuple of the allowed values or a predicate (``core.int_between`` keeps its ``low``/``high``)."""
+    get(name)
+    return importlib.import_module(f"engine.{name}").OPTIONS

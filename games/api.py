@@ -22,9 +22,10 @@ from games import records, selectors, services
 from games.selectors.matches_of import challenges_of, matches_of
 from games.services import challenges
 from games.access import access_match, access_seat, client_address, moves_rate_check, seats_of
-from games.errors import MalformedRequest, MatchRunning
+from games.errors import MalformedRequest, MatchRunning, TokenScope, WrongGame
 from games.models import ApiToken
-from games.schemas import AnyMove, Body, Entropy, Position, SeatNumber, Username, errors, move_json
+from games.schemas import (Body, Clock, Entropy, GameName, LegalOut, MatchStatus, MoveIn, Position, Result, SeatNumber,
+                           Record, SeatStatus, TimeoutRule, Username, ViewOut, errors, move_json)
 from games.words.terms import played_options
 
 
@@ -47,7 +48,16 @@ class TokenAuth(HttpBearer):
         if found.last_used_at is None or (now - found.last_used_at).total_seconds() > 60:
             ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)  # to the minute: no write per request
         request.user = found.user
+        request.token_scopes = frozenset(found.scopes or ())
         return found.user
+
+
+def needs_scope(request, scope: str) -> None:
+    """A token may do what its scopes say (``games.models.TOKEN_SCOPES``); the browser's session may do
+    everything its account may. Raises ``TokenScope`` (403)."""
+    scopes = getattr(request, "token_scopes", None)
+    if scopes is not None and scope not in scopes:
+        raise TokenScope(scope=scope)
 
 
 class SessionAuth(NinjaSessionAuth):
@@ -73,25 +83,39 @@ class MatchSeatOut(Schema):
     seat: int
     name: str
     bot: str | None = None
-    status: str
+    status: SeatStatus
     stand_in: str | None = None
     deadline: str | None = None
     bank_left: float | None = None
     timeouts: int
 
 
+class RandomnessOut(Schema):
+    #: seats whose person's browser or client drew their random value
+    players: list[int]
+    #: seats the server contributed for: bots, and people who sent no value or timed out
+    server: list[int]
+    #: every seat has contributed (the deal is fixed)
+    complete: bool
+    #: every seat contributed and none was a person's: the server alone fixed the deal
+    server_alone: bool
+
+
 class MatchOut(Schema):
     id: int
-    game: str
-    status: str
+    game: GameName
+    status: MatchStatus
+    #: the options the match plays with (each game's: see the rules pages' "What a club can set")
     options: dict
-    clock: dict | None = None
-    timeout_rule: str
+    clock: Clock | None = None
+    timeout_rule: TimeoutRule
     seats: list[MatchSeatOut]
     last_seq: int
     seed_commitment: str
-    result: dict | None = None
+    result: Result | None = None
     your_seats: list[int]
+    #: whose random values went into the deal; null for a match with a fixed engine seed
+    randomness: RandomnessOut | None = None
 
 
 class JoinIn(Body):
@@ -105,35 +129,22 @@ class ChallengeIn(Body):
     seats: Annotated[int, Field(ge=2, le=10)] | None = None
     bots: Literal["random", "greedy", "search-easy", "search", "search-strong"] = "greedy"
     options: dict = {}
-    clock: dict | None = None
+    clock: Clock | None = None
     entropy: Entropy | None = None
 
 
 class InvitationOut(Schema):
     match: int
-    game: str
+    game: GameName
     seat: int
-    status: str
+    status: SeatStatus
     invited_by: str | None = None
     seats: list[MatchSeatOut]
     deadline: str | None = None
     #: what is accepted: the options as the match plays them (defaults filled in), the clock, the rule
     options: dict = {}
-    clock: dict | None = None
-    timeout_rule: str | None = None
-
-
-class ViewOut(Schema):
-    seat: int | None = None
-    seq: int
-    status: str
-    view: dict
-
-
-class LegalOut(Schema):
-    seat: int
-    seq: int
-    moves: list[dict]
+    clock: Clock | None = None
+    timeout_rule: TimeoutRule | None = None
 
 
 class EventOut(Schema):
@@ -148,12 +159,6 @@ class EventsOut(Schema):
     seat: int | None = None
     seq: int
     events: list[EventOut]
-
-
-class MoveIn(Body):
-    seat: SeatNumber | None = None
-    move: AnyMove
-    expected_seq: Position | None = None
 
 
 class DeclineIn(Body):
@@ -174,18 +179,22 @@ def _seats(match) -> list[dict]:
 
 @router.get("/{match_id}", response={200: MatchOut, **READ_ERRORS})
 def match_detail(request, match_id: RowIdPath):
-    """The match, its clock and each seat's deadline (null when the seat need not act)."""
+    """The match, its clock, each seat's deadline (null when the seat need not act), and whose random
+    values went into the deal (``randomness``: which seats the server contributed for)."""
+    from games.records import randomness
+
     match = access_match(request.user, match_id)
     return {"id": match.pk, "game": match.game, "status": match.status, "options": match.options,
             "clock": match.clock, "timeout_rule": match.timeout_rule, "seats": _seats(match),
             "last_seq": match.last_seq, "seed_commitment": match.seed_commitment, "result": match.result,
-            "your_seats": seats_of(request.user, match)}
+            "your_seats": seats_of(request.user, match), "randomness": randomness(match)}
 
 
 @router.post("/{match_id}/join", response={200: MatchOut, **errors(400, 401, 403, 404, 409, 413, 429)})
 def match_join(request, match_id: RowIdPath, payload: JoinIn):
     """Accept an invitation, or take a seat a tournament gave you, with your own random value for
     the shuffle (``entropy``: 16–128 hex digits; without it the server contributes for you)."""
+    needs_scope(request, "play")
     services.seat_join(match_id=access_match(request.user, match_id).pk, user=request.user, entropy=payload.entropy)
     return match_detail(request, match_id)
 
@@ -194,6 +203,7 @@ def match_join(request, match_id: RowIdPath, payload: JoinIn):
 def match_decline(request, match_id: RowIdPath, payload: DeclineIn | None = None):
     """Decline an invitation: the match is cancelled. An optional ``reason`` (at most 200
     characters) is recorded in the ``match_aborted`` event as ``message``, which the challenger reads."""
+    needs_scope(request, "play")
     services.seat_decline(match_id=access_match(request.user, match_id).pk, user=request.user,
                           reason=payload.reason if payload is not None else "")
     return match_detail(request, match_id)
@@ -204,6 +214,7 @@ def match_withdraw(request, match_id: RowIdPath):
     """Withdraw a challenge you made that has not started: the match ends (``aborted``, reason
     ``withdrawn``) and leaves the invited people's lists. 403 ``not_your_seat`` if you did not make
     it; 409 ``invitation_closed`` once it has started or ended."""
+    needs_scope(request, "challenge")
     challenges.challenge_withdraw(match_id=access_match(request.user, match_id).pk, user=request.user)
     return match_detail(request, match_id)
 
@@ -212,30 +223,40 @@ def match_withdraw(request, match_id: RowIdPath):
 def match_view(request, match_id: RowIdPath, seat: SeatQuery = None):
     """The view of a seat you hold (``seat`` omitted: your first seat)."""
     match, seat = access_seat(request.user, match_id, seat)
-    return {"seat": seat, "seq": match.last_seq, "status": match.status, "view": selectors.seat_view(match, seat)}
+    return {"game": match.game, "seat": seat, "seq": match.last_seq, "status": match.status,
+            "view": selectors.seat_view(match, seat)}
 
 
 @router.get("/{match_id}/spectate", response={200: ViewOut, **READ_ERRORS})
 def match_spectate(request, match_id: RowIdPath):
     """The spectator's view: no hand but what the rules show to all."""
     match = access_match(request.user, match_id)
-    return {"seq": match.last_seq, "status": match.status, "view": selectors.seat_view(match, None)}
+    return {"game": match.game, "seq": match.last_seq, "status": match.status,
+            "view": selectors.seat_view(match, None)}
 
 
-@router.get("/{match_id}/legal", response={200: LegalOut, **READ_ERRORS})
+@router.get("/{match_id}/legal", response={200: LegalOut, **READ_ERRORS}, by_alias=True, exclude_unset=True)
 def match_legal(request, match_id: RowIdPath, seat: SeatQuery = None):
+    """The legal moves of a seat you hold, typed as the match's game's moves (``game``): post one back
+    as it is."""
     match, seat = access_seat(request.user, match_id, seat)
-    return {"seat": seat, "seq": match.last_seq, "moves": selectors.seat_legal_moves(match, seat)}
+    return {"game": match.game, "seat": seat, "seq": match.last_seq,
+            "moves": selectors.seat_legal_moves(match, seat)}
 
 
 @router.post("/{match_id}/moves", response={200: EventsOut, **errors(400, 401, 403, 404, 409, 413, 422, 429)})
 def match_move(request, match_id: RowIdPath, payload: MoveIn):
-    """Submit a move for a seat you hold; ``expected_seq`` guards against stale views.
+    """Submit a move for a seat you hold: ``{"game": …, "move": {…}, "expected_seq": …}``, where ``game`` is
+    the match's game and picks the move schemas (``type`` picks the move within a game);
+    ``expected_seq`` guards against stale views.
 
-    400: the move's shape (``malformed_move``, ``unknown_card``); 409: ``stale_seq`` or
+    400: the move's shape (``malformed_move``, ``unknown_card``), ``wrong_game`` (not the match's); 409: ``stale_seq`` or
     ``match_over``; 422: the engine's refusal, with its rule (``not_your_turn``, …)."""
+    needs_scope(request, "play")
     moves_rate_check(request)  # first: a refused move (no seat, unknown match) counts too
     match, seat = access_seat(request.user, match_id, payload.seat)
+    if payload.game != match.game:
+        raise WrongGame(game=match.game)
     rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
                                 expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
@@ -246,13 +267,14 @@ def match_move(request, match_id: RowIdPath, payload: MoveIn):
 def match_resign(request, match_id: RowIdPath, payload: ResignIn):
     """Resign a seat you hold (the same as the move ``{"type": "resign"}``): it ranks last, and a bot
     plays it on for the others if the match goes on."""
+    needs_scope(request, "play")
     match, seat = access_seat(request.user, match_id, payload.seat)
     rows = services.match_resign(match_id=match.pk, seat=seat, expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
     return {"seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}
 
 
-@router.get("/{match_id}/record", response={200: dict, **errors(400, 401, 403, 404, 409, 429)})
+@router.get("/{match_id}/record", response={200: Record, **errors(400, 401, 403, 404, 409, 429)})
 def match_record(request, match_id: RowIdPath):
     """The portable record of an ended match (``engine/match-record.schema.json``): verify it offline
     with ``python -m engine.verify RECORD.json``. A match that has not ended has none yet (409)."""
@@ -309,10 +331,11 @@ invitations_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["matches"])
 challenges_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["matches"])
 
 
-@challenges_router.post("", response={201: MatchOut, **errors(400, 401, 404, 413, 429)})
+@challenges_router.post("", response={201: MatchOut, **errors(400, 401, 403, 404, 413, 429)})
 def challenge(request, payload: ChallengeIn):
     """Challenge other accounts to a match of ``game`` (``seats`` in all: bots fill those left); you
     are at the table with your ``entropy``; the match starts when every opponent has accepted."""
+    needs_scope(request, "challenge")
     match = services.challenge_create(challenger=request.user, opponents=payload.opponents, game=payload.game,
                                       seats=payload.seats, bots=payload.bots, options=payload.options,
                                       clock=payload.clock, entropy=payload.entropy)
@@ -331,10 +354,11 @@ class DeclinedOut(Schema):
     declined: list[int]
 
 
-@challenges_router.post("/decline-all", response={200: DeclinedOut, **errors(400, 401, 413, 429)})
+@challenges_router.post("/decline-all", response={200: DeclinedOut, **errors(400, 401, 403, 413, 429)})
 def challenges_decline_all(request, payload: DeclineIn | None = None):
     """Decline every challenge waiting for you at once (each as ``/decline`` would, with the optional
     ``reason``); tournament seats are not challenges and stay. Returns the matches declined."""
+    needs_scope(request, "challenge")
     from games.services.challenges import challenges_decline_all as decline_all
 
     return {"declined": decline_all(user=request.user, reason=payload.reason if payload is not None else "")}

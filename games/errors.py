@@ -98,6 +98,18 @@ class RequestTooLarge(DomainError):
     message = _("The request is too large.")
 
 
+class TokenScope(DomainError):
+    code = "token_scope"
+    status = 403
+    message = _("This token may not do that: make one with the scope it needs on your settings page.")
+
+
+class WrongGame(MatchError):
+    code = "wrong_game"
+    status = 400
+    message = _("This move names another game than the match's.")
+
+
 class UnknownPlayer(MatchError):
     code = "unknown_player"
     status = 404

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from engine import livol, registry, uno_flip
+from engine import registry
 from games.models import BOT_CHOICES, GAME_CHOICES, GAME_LABELS
 
 #: Seats a new match starts with, per game.
@@ -34,6 +34,12 @@ def _seats_field(game: str) -> forms.IntegerField:
     return forms.IntegerField(label=_("Seats (you and the others)"), min_value=g.MIN_SEATS, max_value=g.MAX_SEATS,
                               initial=DEFAULT_SEATS.get(game, g.MIN_SEATS),
                               help_text=_("%(low)d to %(high)d") % {"low": g.MIN_SEATS, "high": g.MAX_SEATS})
+
+
+def _bounds(game: str, option: str) -> dict:
+    """An integer option's bounds, as the engine declares them (``core.int_between``)."""
+    check = registry.options(game)[option][1]
+    return {"min_value": check.low, "max_value": check.high}
 
 
 class GameOptionsForm(forms.Form):
@@ -57,21 +63,25 @@ class LivolOptions(GameOptionsForm):
     variant = forms.ChoiceField(label=_("Scoring"), initial="winner_scores", choices=[
         ("winner_scores", _("The round's winner scores the others' cards (most points win)")),
         ("own_hand", _("Everyone scores their own hand (fewest points win)"))])
-    target = forms.IntegerField(label=_("Target points"), required=False, min_value=livol.MIN_TARGET,
-                                max_value=livol.MAX_TARGET, help_text=_("Empty: 500"))
+    target = forms.IntegerField(label=_("Target points"), required=False, help_text=_("Empty: 500"),
+                                **_bounds("livol", "target"))
+    challenge_extra_penalty = forms.IntegerField(
+        label=_("Extra cards for a failed challenge of a Wild +4"), required=False, initial=0,
+        help_text=_("Empty: none; classic UNO's is 2"), **_bounds("livol", "challenge_extra_penalty"))
 
     def options(self) -> dict:
         out = {"variant": self.cleaned_data["variant"]}
         if self.cleaned_data.get("target"):
             out["target"] = self.cleaned_data["target"]
+        if self.cleaned_data.get("challenge_extra_penalty"):
+            out["challenge_extra_penalty"] = self.cleaned_data["challenge_extra_penalty"]
         return out
 
 
 class UnoFlipOptions(GameOptionsForm):
     game = "uno_flip"
-    target = forms.IntegerField(label=_("Target points"), required=False, min_value=uno_flip.MIN_TARGET,
-                                max_value=uno_flip.MAX_TARGET,
-                                help_text=_("Empty: 500"))
+    target = forms.IntegerField(label=_("Target points"), required=False, help_text=_("Empty: 500"),
+                                **_bounds("uno_flip", "target"))
 
     def options(self) -> dict:
         return {"target": self.cleaned_data["target"]} if self.cleaned_data.get("target") else {}
@@ -84,8 +94,8 @@ class KaruselisOptions(GameOptionsForm):
         ("no_x20", _("Without the Joker 20 (to 90)")),
         ("no_broom", _("Without the Broom (to 90)")),
         ("small", _("Small: no Joker 20, no Broom (to 60)"))])
-    target = forms.IntegerField(label=_("Target points"), required=False, min_value=1, max_value=100_000,
-                                help_text=_("Empty: the deck's target"))
+    target = forms.IntegerField(label=_("Target points"), required=False, help_text=_("Empty: the deck's target"),
+                                **_bounds("karuselis", "target"))
 
     def options(self) -> dict:
         out = {"deck": self.cleaned_data["deck"]}
@@ -107,7 +117,7 @@ class IotaOptions(GameOptionsForm):
 
 class CardaviaOptions(GameOptionsForm):
     game = "cardavia"
-    lives = forms.IntegerField(label=_("Lives"), initial=3, min_value=1, max_value=20)
+    lives = forms.IntegerField(label=_("Lives"), initial=3, **_bounds("cardavia", "lives"))
 
     def options(self) -> dict:
         return {"lives": self.cleaned_data["lives"]}
@@ -115,6 +125,21 @@ class CardaviaOptions(GameOptionsForm):
 
 GAME_FORMS: dict[str, type[GameOptionsForm]] = {f.game: f for f in (
     LivolOptions, UnoFlipOptions, KaruselisOptions, IotaOptions, CardaviaOptions)}
+
+
+def options_words(game: str) -> list[dict]:
+    """What a club can set for a match of ``game``, as the rules page states it (issue 23 H1): each
+    field of the new-match form with its bounds or its choices, which come from the engine."""
+    out = []
+    for name, field in GAME_FORMS[game]().fields.items():
+        row = {"label": field.label, "help": "" if name == "seats" else field.help_text, "choices": [],
+               "low": None, "high": None}
+        if isinstance(field, forms.ChoiceField):
+            row["choices"] = [label for _value, label in field.choices]
+        else:
+            row["low"], row["high"] = field.min_value, field.max_value
+        out.append(row)
+    return out
 
 
 def options_problem(game: str, seats: int, options: dict) -> str | None:

@@ -208,11 +208,25 @@ class Snapshot(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")]
 
 
+#: What a token may do beyond reading what its account may read (issue 26 item 7): ``play`` (moves,
+#: resigning, accepting and declining invitations), ``challenge`` (challenging, withdrawing, declining all,
+#: choosing who may challenge the account).
+TOKEN_SCOPES = {"play": _("play my matches: move, resign, accept and decline invitations"),
+                "challenge": _("challenge people and manage challenges")}
+
+
+def all_scopes() -> list[str]:
+    return list(TOKEN_SCOPES)
+
+
 class ApiToken(models.Model):
-    """A bearer token for outside bot clients; only its SHA-256 is stored."""
+    """A bearer token for outside bot clients and people's own scripts; only its SHA-256 is stored. Every
+    token reads what its account may read; ``scopes`` says what else it may do."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
     name = models.CharField(_("name"), max_length=80)
+    scopes = models.JSONField(_("scopes"), default=all_scopes, blank=True,
+                              help_text=_("Beyond reading: play, challenge."))
     key_hash = models.CharField(max_length=64, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)

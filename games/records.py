@@ -53,6 +53,22 @@ def match_record(match: Match) -> dict:
     }
 
 
+def randomness(match: Match) -> dict | None:
+    """Whose random values went into the deal so far (issue 23 L-16): ``players`` (seats whose person's
+    browser or client drew one), ``server`` (seats the server contributed for: bots, and people who sent
+    none or timed out), and ``server_alone`` when every seat has contributed and none was a person's: the
+    server alone fixed the deal. None for a match with a fixed engine seed (tests, benchmarks)."""
+    if match.seed_scheme < 2:
+        return None
+    given = {e["seat"]: e.get("by") for e in Event.objects.filter(match=match, type=ENTROPY_CONTRIBUTED)
+             .values_list("payload", flat=True)}
+    server = sorted(seat for seat, by in given.items() if by == "server")
+    players = sorted(seat for seat, by in given.items() if by != "server")
+    complete = len(given) == match.seats.count()
+    return {"players": players, "server": server, "complete": complete,
+            "server_alone": complete and not players}
+
+
 def match_verify(match: Match) -> Report:
     """The server's audit of a match: its record checked by the offline verifier (a running match
     with the server's own secret: the operator's check). The match is read again: the audit judges

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, Union
 
 from ninja import Schema
-from pydantic import ConfigDict, Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, WithJsonSchema, create_model, model_validator
 
 Code = Annotated[str, StringConstraints(min_length=1, max_length=32)]
 SeatNumber = Annotated[int, Field(ge=0, le=31)]
@@ -196,8 +196,30 @@ class Ask(Move):
 
 CardaviaMove = Annotated[Union[Keep, Ask, Resign], Field(discriminator="type")]
 
-#: A move of any game; which game's moves a match takes is the match's ``game``.
-AnyMove = Union[LivolMove, FlipMove, KaruselisMove, IotaMove, CardaviaMove]
+#: Each game's moves, discriminated by ``type`` within the game (``type`` values repeat across games:
+#: ``play``, ``pass``, ``color``).
+GAME_MOVES = {"livol": LivolMove, "uno_flip": FlipMove, "karuselis": KaruselisMove, "iota": IotaMove,
+              "cardavia": CardaviaMove}
+
+
+def _per_game(suffix: str, base: type, field: str, types: dict):
+    """One model per game (``LivolMoveIn``, ``IotaMoveIn``, …): ``base``'s fields, ``game`` (the
+    discriminator: the game's name) and ``field`` of that game's type; their union, discriminated by ``game``."""
+    models = [create_model("".join(part.title() for part in game.split("_")) + suffix, __base__=base,
+                           __doc__=f"{suffix} of a {game} match.", game=(Literal[game], ...), **{field: (kind, ...)})
+              for game, kind in types.items()]
+    return Annotated[Union[tuple(models)], Field(discriminator="game")]
+
+
+class _MoveInBase(Body):
+    seat: SeatNumber | None = None
+    expected_seq: Position | None = None
+
+
+#: A move request (issue 26: a union a generated client can tell apart): ``game`` names the match's
+#: game and picks the move schemas; within a game ``type`` picks the move. No two move schemas of one
+#: game share their ``type``, so a client never parses one game's move as another's and drops a key.
+MoveIn = _per_game("MoveIn", _MoveInBase, "move", GAME_MOVES)
 
 
 def move_json(move) -> dict:
@@ -218,3 +240,157 @@ class ErrorOut(Schema):
 def errors(*statuses: int) -> dict:
     """The documented error responses of an operation (each with the ``ErrorOut`` body)."""
     return {status: ErrorOut for status in statuses}
+
+
+class _LegalOutBase(Schema):
+    seat: int
+    seq: int
+
+
+#: A seat's legal moves, typed as the moves of the match's game (``game`` tells which): each one can be
+#: posted back as it is, in ``{"game": …, "move": …}``.
+LegalOut = _per_game("LegalOut", _LegalOutBase, "moves", {game: list[kind] for game, kind in GAME_MOVES.items()})
+
+
+# -- Typed answers (issue 26 item 2) -------------------------------------------------------------------------
+GameName = Literal["cardavia", "iota", "karuselis", "livol", "uno_flip"]
+MatchStatus = Literal["waiting", "running", "finished", "aborted", "cancelled"]
+SeatStatus = Literal["invited", "seated", "joined", "declined"]
+TimeoutRule = Literal["bot", "forfeit"]
+
+
+class ClockSchema(Schema):
+    """A live clock (``move_seconds``, optional ``bank_seconds`` and ``join_seconds``) or a correspondence
+    one (``move_days``, optional ``join_days``)."""
+    model_config = ConfigDict(extra="forbid")
+    move_seconds: Annotated[int, Field(ge=5, le=86_400)] | None = None
+    bank_seconds: Annotated[int, Field(ge=0, le=86_400)] | None = None
+    join_seconds: Annotated[int, Field(ge=10, le=604_800)] | None = None
+    move_days: Annotated[int, Field(ge=1, le=60)] | None = None
+    join_days: Annotated[int, Field(ge=1, le=60)] | None = None
+
+
+class Outcome(Schema):
+    """The end of a match (ENGINE.md ``outcome``): places best first, tied seats sharing one, and the
+    game's points per seat (Cardavia: lives left); ``awarded`` when an organiser decided it."""
+    model_config = ConfigDict(extra="allow")
+    ranking: list[list[int]]
+    scores: list[int | float]
+    awarded: bool | None = None
+
+
+#: Schemas documented by reference but not used to build the answer (``_schema_only``): added to the
+#: OpenAPI components by ``games.openapi``.
+DOCUMENTED: dict[str, type] = {}
+DOCUMENTED_AS = "x-documented-as"
+
+
+def _schema_only(model) -> WithJsonSchema:
+    """A field answered as the JSON it is (the engine's own: no key added, dropped or changed on the way
+    out), documented as ``model`` (a ``$ref`` to its component). Tests hold every such answer to its schema."""
+    DOCUMENTED[model.__name__] = model
+    return WithJsonSchema({DOCUMENTED_AS: model.__name__})  # games.openapi makes it a $ref
+
+
+#: A match's portable record, as ``engine/match-record.schema.json`` declares it (``games.openapi`` adds that
+#: file as the component ``MatchRecord``).
+Record = Annotated[dict, WithJsonSchema({DOCUMENTED_AS: "MatchRecord"})]
+#: A clock as the server stores and answers it (only the keys it has).
+Clock = Annotated[dict, _schema_only(ClockSchema)]
+#: A result as the server stores and answers it.
+Result = Annotated[dict, _schema_only(Outcome)]
+
+
+class _View(Schema):
+    """Every game's view (ENGINE.md "Views"): the keys below, and each game's own (more may come)."""
+    model_config = ConfigDict(extra="allow")
+    to_act: list[int]
+    hand: list[str]
+    turn: int | None
+    over: bool
+    outcome: Outcome | None
+    resigned: list[int]
+
+
+class _SheddingView(_View):
+    """LIVOL's and UNO FLIP's shared keys (ENGINE.md)."""
+    top: str | None
+    color: str | None
+    hand_sizes: list[int]
+    draw_size: int
+    discard_size: int
+    scores: list[int]
+    round: int
+    dealer: int
+    direction: Literal[1, -1]
+    shown_hand: list[str] | None = None
+
+
+class LivolView(_SheddingView):
+    """A LIVOL seat's view."""
+
+
+class UnoFlipView(_SheddingView):
+    """An UNO FLIP seat's view: the side in play, the other faces everyone sees."""
+    side: Literal["light", "dark"]
+    backs: list[list[str]]
+    draw_back: str | None
+
+
+class KaruselisBuild(Schema):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    cards: list[str]
+    value: int
+    owner: int
+
+
+class KaruselisTable(Schema):
+    model_config = ConfigDict(extra="allow")
+    cards: list[str]
+    builds: list[KaruselisBuild]
+
+
+class KaruselisView(_View):
+    table: KaruselisTable
+    pile_sizes: list[int]
+    scores: list[int]
+    round: int
+    dealer: int
+
+
+class IotaCell(Schema):
+    card: str
+    x: int
+    y: int
+
+
+class IotaView(_View):
+    grid: list[IotaCell]
+    scores: list[int]
+    stock_size: int
+    hand_sizes: list[int]
+
+
+class CardaviaView(_View):
+    lives: list[int]
+    dealer: int
+    resting: list[int]
+    round: int
+    face_up: list[str | None]
+    revealed: list[str | None]
+    log: list[dict]
+
+
+class _ViewOutBase(Schema):
+    seat: int | None = None
+    seq: int
+    status: MatchStatus
+
+
+#: A seat's (or a spectator's) view, typed per game (``game`` tells which).
+GAME_VIEWS = {"livol": LivolView, "uno_flip": UnoFlipView, "karuselis": KaruselisView, "iota": IotaView,
+              "cardavia": CardaviaView}
+#: Answered as the engine builds it (no key added, dropped or changed), documented per game.
+ViewOut = _per_game("ViewOut", _ViewOutBase, "view",
+                    {game: Annotated[dict, _schema_only(view)] for game, view in GAME_VIEWS.items()})

@@ -251,7 +251,7 @@ def _still_allowed(user_id: int, token_hash: str | None) -> bool:
 
 
 def _throttled(wait: int) -> JsonResponse:
-    response = _error(429, {"code": "throttled", "rule": None, "message": "too many wrong tokens from this address"})
+    response = _error(429, {"code": "rate_limited", "rule": None, "message": "too many wrong tokens from this address"})
     response["Retry-After"] = str(wait)
     return response
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<int:match_id>/log/", views.match_log, name="match_log"),
     path("matches/<int:match_id>/join/", views.match_join, name="match_join"),
     path("matches/<int:match_id>/decline/", views.match_decline, name="match_decline"),
+    path("challenges/decline-all/", views.challenges_decline_all, name="challenges_decline_all"),
     path("matches/<int:match_id>/resign/", views.match_resign, name="match_resign"),
     path("matches/<int:match_id>/record.json", views.match_record, name="match_record"),
     path("matches/<int:match_id>/replay/", views.match_replay, name="match_replay"),

@@ -17,6 +17,7 @@ from games import selectors, services, streams
 from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.api import parse_move
 from games.audit import match_verify
+from games.records import randomness
 from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
 from games.forms import NewMatchForm
 from games.models import Match
@@ -68,7 +69,7 @@ def match_new(request):
     data = form.cleaned_data
     try:
         one_hand_each([request.user, *data["people_users"]])
-        challenges_allowed(data["people_users"])
+        challenges_allowed(data["people_users"], by=request.user)
     except MatchError as exc:
         form.add_error(None, exc.message)
         return render(request, "games/home.html", {"form": form}, status=exc.status)
@@ -239,8 +240,11 @@ def match_audit(request, match_id: int):
     report = match_verify(match) if match.has_ended else None
     held = seats_of(request.user, match)
     events = selectors.audit_events(match, held[0] if held else None)
+    names = selectors.players(match)
+    given = randomness(match)
+    server_seats = ", ".join(f"{i + 1}. {names[i] if i < len(names) else ''}" for i in (given or {}).get("server", ()))
     return render(request, "games/audit.html", {"match": match, "report": report, "events": events,
-                                                "players": selectors.players(match)})
+                                                "players": names, "randomness": given, "server_seats": server_seats})
 
 
 @require_GET
@@ -250,6 +254,9 @@ def rules(request, game: str):
         context = selectors.rules_page(game, get_language())
     except KeyError:
         raise Http404()
+    from games.forms import options_words
+
+    context["match_options"] = options_words(game)
     return render(request, f"rules/{game}.html", context)
 
 
@@ -277,6 +284,22 @@ def match_join(request, match_id: int):
 @_domain
 def match_decline(request, match_id: int):
     services.seat_decline(match_id=access_match(request.user, match_id).pk, user=request.user)
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def challenges_decline_all(request):
+    """The home page's "Decline all": every challenge waiting for the person is declined (tournament
+    seats stay)."""
+    from django.contrib import messages
+    from django.utils.translation import ngettext
+
+    from games.services.challenges import challenges_decline_all as decline_all
+
+    declined = decline_all(user=request.user)
+    messages.success(request, ngettext("%(n)d challenge declined.", "%(n)d challenges declined.", len(declined))
+                     % {"n": len(declined)})
     return redirect("home")
 
 

@@ -122,7 +122,7 @@ class PlayerProfileAdmin(admin.ModelAdmin):
     list_display = ("name", "user", "bot_policy", "bot_strength", "club", "page")
     list_filter = ("bot_policy", "club")
     search_fields = ("name", "user__username")
-    autocomplete_fields = ("user",)
+    autocomplete_fields = ("user", "refused_challengers")
 
     @admin.display(description=_("page"))
     def page(self, obj):

@@ -1,17 +1,20 @@
-"""The league API (django-ninja), read-only: tournaments, standings, ratings, players.
+"""The league API (django-ninja): tournaments, standings, ratings, players (read-only), and whom an account
+takes challenges from.
 
 Everything comes from ``league.selectors`` (the same numbers as the pages and
 the admin). Errors use the project's JSON shape ``{"code", "rule", "message"}``.
 """
 from __future__ import annotations
 
-from ninja import Path, Router, Schema
+from typing import Annotated, Literal
+
+from ninja import Field, Path, Router, Schema
 from ninja.errors import HttpError
 
 from engine import registry
 from league import selectors
-from games.api import RowIdPath
-from games.schemas import errors
+from games.api import RowIdPath, SessionAuth, TokenAuth
+from games.schemas import Body, Username, errors
 from league.models import PlayerProfile, Tournament
 
 ERRORS = errors(400, 404, 429)
@@ -177,3 +180,47 @@ def player(request, player_id: RowIdPath):
     ratings_ = [{**r, "history": [{**h, "played_at": h["played_at"].isoformat()} for h in r["history"]]}
                 for r in selectors.player_ratings(found)]
     return {"id": found.pk, "name": found.name, "is_bot": found.is_bot, "ratings": ratings_}
+
+
+_ACCOUNT_AUTH = [TokenAuth(), SessionAuth()]
+account_rules_router = Router(tags=["account"])
+
+
+class ChallengeRulesOut(Schema):
+    #: who may challenge this account: ``everyone``, ``clubmates`` (people who share a club with it; an
+    #: outside bot is in its owner's clubs) or ``nobody`` (tournament matches only)
+    challenges_from: Literal["everyone", "clubmates", "nobody"]
+    #: the people whose challenges (and whose outside bots' challenges) are refused whatever the above
+    refused: list[str]
+
+
+class ChallengeRulesIn(Body):
+    challenges_from: Literal["everyone", "clubmates", "nobody"] | None = None
+    #: the whole refusal list, replacing it (at most 500 names); leave out to keep it
+    refused: Annotated[list[Username], Field(max_length=500)] | None = None
+    #: names to add to the list
+    refuse: Annotated[list[Username], Field(max_length=100)] = []
+    #: names to take off the list
+    allow: Annotated[list[Username], Field(max_length=100)] = []
+
+
+@account_rules_router.get("", response={200: ChallengeRulesOut, **errors(401, 429)}, auth=_ACCOUNT_AUTH)
+def challenge_rules_read(request):
+    """Whom you take challenges from. A refused challenge is ``challenge_refused`` (403) to its challenger;
+    a tournament seats its entrants regardless."""
+    from league.services.challenge_rules import challenge_rules
+
+    return challenge_rules(user=request.user)
+
+
+@account_rules_router.put("", response={200: ChallengeRulesOut, **errors(400, 401, 403, 404, 413, 415, 429)},
+                          auth=_ACCOUNT_AUTH)
+def challenge_rules_write(request, payload: ChallengeRulesIn):
+    """Change whom you take challenges from; challenges already waiting that the new rules refuse are
+    declined. An unknown name is ``unknown_player`` (404) and nothing changes."""
+    from games.api import needs_scope
+    from league.services.challenge_rules import challenge_rules_set
+
+    needs_scope(request, "challenge")
+    return challenge_rules_set(user=request.user, challenges_from=payload.challenges_from, refused=payload.refused,
+                               refuse=payload.refuse, allow=payload.allow)

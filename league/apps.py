@@ -31,4 +31,9 @@ class LeagueConfig(AppConfig):
 
         if outside_bots not in people.BOT_ACCOUNTS:
             people.BOT_ACCOUNTS.append(outside_bots)
+        from games.services import limits
+        from league.services.challenge_rules import challenge_gate
+
+        if challenge_gate not in limits.CHALLENGE_GATES:
+            limits.CHALLENGE_GATES.append(challenge_gate)
         turn_waiting.connect(on_turn_waiting, dispatch_uid="league.turn_waiting")

@@ -56,6 +56,33 @@ class SettingsForm(forms.Form):
                                  choices=[("", _("my browser's"))] + list(settings.LANGUAGES))
 
 
+class ChallengeRulesForm(forms.Form):
+    """Whom a person takes challenges from (issue 23 M5); ``refuse``: one more person to refuse."""
+    challenges_from = forms.ChoiceField(
+        label=_("Who may challenge you"), widget=forms.RadioSelect,
+        choices=[("everyone", _("everyone")), ("clubmates", _("people who share a club with me")),
+                 ("nobody", _("nobody: tournaments only"))],
+        help_text=_("A tournament you enter seats you whatever you choose here."))
+    refuse = forms.CharField(label=_("Refuse challenges from"), max_length=150, required=False,
+                             help_text=_("A username: their challenges, and their outside bots', are declined "
+                                         "from now on."))
+
+
+class PersonalTokenForm(forms.Form):
+    """A person's own API token: a name, and what it may do beyond reading."""
+    name = forms.CharField(label=_("Token name"), max_length=80,
+                           help_text=_("Where you use it, to recognise it later: “my results script”."))
+    scopes = forms.MultipleChoiceField(label=_("It may also"), required=False, widget=forms.CheckboxSelectMultiple,
+                                       help_text=_("Every token reads what you may read: your matches, views "
+                                                   "and records."))
+
+    def __init__(self, *args, **kwargs):
+        from games.models import TOKEN_SCOPES
+
+        super().__init__(*args, **kwargs)
+        self.fields["scopes"].choices = list(TOKEN_SCOPES.items())
+
+
 class BotAccountForm(forms.Form):
     name = forms.RegexField(label=_("Bot's username"), max_length=40, regex=r"^[\w.@+-]+\Z",
                             help_text=_("Your program plays as this account through the API; it is shown as a bot."))

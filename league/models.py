@@ -137,6 +137,14 @@ class PlayerProfile(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                               related_name="bot_accounts", verbose_name=_("owner"),
                               help_text=_("The person who runs this outside bot."))
+    challenges_from = models.CharField(
+        _("challenges from"), max_length=12, default="everyone",
+        choices=[("everyone", _("everyone")), ("clubmates", _("people who share a club with me")),
+                 ("nobody", _("nobody: tournaments only"))],
+        help_text=_("Who may challenge this account to a match; a tournament seats its entrants regardless."))
+    refused_challengers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="+", verbose_name=_("refuses challenges from"),
+        help_text=_("People whose challenges this account refuses, whoever else it takes them from."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

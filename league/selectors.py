@@ -1117,6 +1117,17 @@ def bot_accounts(user) -> list[dict]:
     return out
 
 
+def personal_tokens(user) -> list[dict]:
+    """A person's own API tokens (not their outside bots'), newest first, with their scopes' words."""
+    from games.models import TOKEN_SCOPES, ApiToken
+
+    rows = list(ApiToken.objects.filter(user=user).order_by("-created_at")
+                .values("id", "name", "scopes", "created_at", "last_used_at"))
+    for row in rows:
+        row["scope_words"] = [TOKEN_SCOPES[s] for s in row["scopes"] or () if s in TOKEN_SCOPES]
+    return rows
+
+
 def match_context(match) -> dict | None:
     """Where a match belongs (the play page names it): its tournament, round and table, with links."""
     table = Table.objects.select_related("round__tournament").filter(match=match).first()

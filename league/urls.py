@@ -41,12 +41,26 @@ class RateThrottle(BaseThrottle):
         return max(1, self.left)
 
 
-api = NinjaAPI(title="cardleague API", version="1", urls_namespace="api",
-               throttle=[RateThrottle("api_anon", signed_in=False), RateThrottle("api_user", signed_in=True)])
+class CardleagueAPI(NinjaAPI):
+    """ninja's schema, plus the live streams and the enum of every error code (``games.openapi``)."""
+
+    def get_openapi_operation_id(self, operation) -> str:
+        """The operation's function name (``match_move``, ``challenge``): what a generated client calls."""
+        return operation.view_func.__name__
+
+    def get_openapi_schema(self, *args, **kwargs):
+        from games.openapi import extend
+
+        return extend(super().get_openapi_schema(*args, **kwargs))
+
+
+api = CardleagueAPI(title="cardleague API", version="1", urls_namespace="api",
+                    throttle=[RateThrottle("api_anon", signed_in=False), RateThrottle("api_user", signed_in=True)])
 api.add_router("/matches", "games.api.router")
 api.add_router("/invitations", "games.api.invitations_router")
 api.add_router("/challenges", "games.api.challenges_router")
 api.add_router("/account", "games.api.account_router")
+api.add_router("/account/challenge-rules", "league.api.account_rules_router")
 api.add_router("/league", "league.api.router")
 
 
@@ -78,11 +92,15 @@ def domain_error(request, exc):
 @api.exception_handler(ValidationError)
 def validation_error(request, exc):
     """A request of the wrong shape: ``malformed_move`` when the move is at fault, else ``malformed_request``."""
-    move_at_fault = any(list(e.get("loc", ()))[1:3] == ["payload", "move"] for e in exc.errors)
-    code = "malformed_move" if move_at_fault else "malformed_request"
+    move_at_fault = any("move" in list(e.get("loc", ()))[2:4] for e in exc.errors)
+    no_game = any(e.get("type") in ("union_tag_not_found", "union_tag_invalid")
+                  and list(e.get("loc", ())) == ["body", "payload"] for e in exc.errors)
+    code = "malformed_move" if move_at_fault or no_game else "malformed_request"
     details = [{"loc": list(e.get("loc", ()))[:8], "msg": str(e.get("msg", ""))[:200], "type": e.get("type")}
                for e in exc.errors[:20]]  # never the input itself: it may be huge
-    return _error(request, code, str(_("invalid request")), 400, errors=details)
+    message = (_("Name the match's game in \"game\" beside the move (livol, uno_flip, karuselis, iota or cardavia).")
+               if no_game else _("invalid request"))
+    return _error(request, code, str(message), 400, errors=details)
 
 
 @api.exception_handler(HttpError)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from engine import registry
 from games.models import GAME_LABELS
 from league import selectors, services
-from league.forms import BotAccountForm, SettingsForm, SignupForm
+from league.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
 from league.models import Club, ClubInvite, League, PlayerProfile, Tournament
 
 
@@ -168,9 +168,84 @@ def account_settings(request):
             response.set_cookie(settings.LANGUAGE_COOKIE_NAME, data["language"], max_age=365 * 24 * 3600,
                                 samesite="Lax")
         return response
-    return render(request, "league/account.html", {"form": form, "profile": profile, "bot_form": BotAccountForm(),
-                                                   "bots": selectors.bot_accounts(request.user)},
-                  status=400 if request.method == "POST" else 200)
+    return _settings_page(request, profile, form=form, status=400 if request.method == "POST" else 200)
+
+
+def _settings_page(request, profile, *, form=None, bot_form=None, rules_form=None, token_form=None, status=200):
+    from league.services.challenge_rules import challenge_rules
+
+    rules = challenge_rules(user=request.user)
+    form = form or SettingsForm(initial={"email": request.user.email, "email_notifications": profile.email_notifications,
+                                         "language": profile.language})
+    rules_form = rules_form or ChallengeRulesForm(initial={"challenges_from": rules["challenges_from"]})
+    return render(request, "league/account.html", {
+        "form": form, "profile": profile, "bot_form": bot_form or BotAccountForm(), "rules_form": rules_form,
+        "refused": rules["refused"], "bots": selectors.bot_accounts(request.user),
+        "token_form": token_form or PersonalTokenForm(), "tokens": selectors.personal_tokens(request.user)},
+        status=status)
+
+
+@login_required
+@require_POST
+def personal_token_new(request):
+    """A person's own API token, with the scopes they ticked; the key is shown once."""
+    form = PersonalTokenForm(request.POST)
+    if form.is_valid():
+        try:
+            key = services.personal_token_create(owner=request.user, name=form.cleaned_data["name"],
+                                                 scopes=form.cleaned_data["scopes"])
+        except services.TooManyTokens as exc:
+            form.add_error(None, exc.message)
+        else:
+            return render(request, "league/bot_token.html", {"name": form.cleaned_data["name"], "key": key,
+                                                             "personal": True})
+    return _settings_page(request, services.player_for_user(user=request.user), token_form=form, status=400)
+
+
+@login_required
+@require_POST
+def challenge_rules_save(request):
+    """The settings page's "Who may challenge you": the choice, one more person to refuse, or (``allow``)
+    one person allowed again. Challenges already waiting that the new rules refuse are declined."""
+    from league.services.challenge_rules import UnknownPeople, TooManyRefused, challenge_rules_set
+
+    profile = services.player_for_user(user=request.user)
+    allow = request.POST.get("allow", "")
+    if allow:
+        try:
+            challenge_rules_set(user=request.user, allow=[allow[:150]])
+        except UnknownPeople:
+            raise Http404()
+        messages.success(request, _("%(name)s may challenge you again.") % {"name": allow[:150]})
+        return redirect(reverse("account_settings") + "#challenges")
+    form = ChallengeRulesForm(request.POST)
+    if form.is_valid():
+        refuse = [form.cleaned_data["refuse"].strip()] if form.cleaned_data["refuse"].strip() else []
+        try:
+            challenge_rules_set(user=request.user, challenges_from=form.cleaned_data["challenges_from"],
+                                refuse=refuse)
+        except UnknownPeople:
+            form.add_error("refuse", _("No such player."))
+        except TooManyRefused as exc:
+            form.add_error("refuse", exc.message)
+        else:
+            messages.success(request, _("Your settings are saved."))
+            return redirect(reverse("account_settings") + "#challenges")
+    return _settings_page(request, profile, rules_form=form, status=400)
+
+
+@login_required
+@require_POST
+def challenger_refuse(request, match_id: int):
+    """An invitation's "Decline and refuse": the challenge is declined and its challenger's challenges
+    are refused from now on (undone on the settings page)."""
+    from league.services.challenge_rules import challenger_refuse as refuse
+
+    name = refuse(user=request.user, match_id=match_id)
+    if name:
+        messages.success(request, _("Declined. Challenges from %(name)s are refused from now on; your settings "
+                                    "can allow them again.") % {"name": name})
+    return redirect("home")
 
 
 @login_required
@@ -188,11 +263,7 @@ def bot_account_new(request):
         except services.TooManyBots as exc:
             form.add_error(None, exc.message)
     if key is None:
-        profile = services.player_for_user(user=request.user)
-        return render(request, "league/account.html", {"form": SettingsForm(initial={
-            "email": request.user.email, "email_notifications": profile.email_notifications,
-            "language": profile.language}), "profile": profile, "bot_form": form,
-            "bots": selectors.bot_accounts(request.user)}, status=400)
+        return _settings_page(request, services.player_for_user(user=request.user), bot_form=form, status=400)
     return render(request, "league/bot_token.html", {"name": name, "key": key})
 
 

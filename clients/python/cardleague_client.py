@@ -47,7 +47,7 @@ What it does
    the match is over), resuming after a drop with ``Last-Event-ID``. On (re)connecting, and whenever
    something new happened, it reads ``GET .../view?seat=n``; if the seat is in ``view["to_act"]`` it reads
    ``GET .../legal?seat=n``, asks the policy, and posts ``POST .../moves`` with
-   ``{"seat", "move", "expected_seq"}``. ``409 stale_seq`` means the match moved on meanwhile: read
+   ``{"game", "seat", "move", "expected_seq"}`` (``game``: the legal moves' ``game``). ``409 stale_seq`` means the match moved on meanwhile: read
    again and decide again. It never posts when the seat is not asked to act. (That is about four
    requests a move; the server's rate limits answer 429 beyond theirs, and the client waits.)
 4. It **exits** after ``--matches`` matches have ended (their threads log the result).
@@ -416,7 +416,7 @@ class MatchPlayer(threading.Thread):
                 log.debug("match %d: lets the optional moves go at %d", self.match_id, seen["seq"])
                 return
             try:
-                done = api.post(f"{self.path}/moves", {"seat": self.seat, "move": move,
+                done = api.post(f"{self.path}/moves", {"game": legal["game"], "seat": self.seat, "move": move,
                                                        "expected_seq": seen["seq"]})
             except ApiError as exc:
                 if exc.code == "stale_seq":

@@ -183,8 +183,11 @@ def waits_for(user, *, now=None) -> dict:
         place = next((i + 1 for i, group in enumerate(ranking) if seat.index in group), None)
         results.append({"match": seat.match, "place": place, "of": sum(len(g) for g in ranking)})
     sections = [section for provider in HOME_SECTIONS for section in provider(user)]
+    from games.services.limits import CHALLENGE_GATES
+
     return {"your_turn": your_turn, "older": older, "playing": playing, "invitations": invitations,
-            "awaiting": awaiting, "results": results, "sections": sections,
+            "challenges": sum(1 for i in invitations if i["seat"].status == Seat.Status.INVITED),
+            "refusals": bool(CHALLENGE_GATES), "awaiting": awaiting, "results": results, "sections": sections,
             "nothing": not (your_turn or older or playing or invitations or awaiting or sections)}
 
 

@@ -6,14 +6,21 @@ import secrets
 
 from django.db import transaction
 
-from games.models import ApiToken
+from games.models import TOKEN_SCOPES, ApiToken
 
 
 @transaction.atomic
-def api_token_create(*, user, name: str) -> str:
-    """A new bearer token for ``user``; the key is returned once and stored only as its SHA-256."""
+def api_token_create(*, user, name: str, scopes: list[str] | None = None) -> str:
+    """A new bearer token for ``user`` with ``scopes`` (``games.models.TOKEN_SCOPES``; None: all of them;
+    every token reads); the key is returned once and stored only as its SHA-256. ``ValueError`` for an
+    unknown scope."""
+    scopes = list(TOKEN_SCOPES) if scopes is None else sorted(set(scopes))
+    unknown = [s for s in scopes if s not in TOKEN_SCOPES]
+    if unknown:
+        raise ValueError(f"unknown scope(s) {', '.join(unknown)}; known: {', '.join(TOKEN_SCOPES)}")
     key = secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, name=name[:80], key_hash=hashlib.sha256(key.encode()).hexdigest())
+    ApiToken.objects.create(user=user, name=name[:80], scopes=scopes,
+                            key_hash=hashlib.sha256(key.encode()).hexdigest())
     return key
 
 

@@ -1,4 +1,5 @@
-"""Challenges the challenger manages: withdrawing a challenge nobody has answered yet."""
+"""Challenges as a whole: the challenger withdrawing one nobody has answered yet, the invited declining
+all of them at once."""
 from __future__ import annotations
 
 from django.db import transaction
@@ -9,21 +10,26 @@ from games.models import MATCH_ABORTED, Match
 from games.services.matches import _end
 
 
-def challenges_decline_all(*, user, reason: str = "") -> list[int]:
+def challenges_decline_all(*, user, reason: str = "", refused: bool = False) -> list[int]:
     """Decline every challenge waiting for ``user`` at once (a flood of them, say); each is declined as
-    one decline would be, with ``reason``. Returns the matches declined."""
+    one decline would be, with ``reason``. ``refused``: only those whose challenger the account's rules
+    now refuse (``limits.CHALLENGE_GATES``). Returns the matches declined."""
     from games.models import Seat
+    from games.services.limits import CHALLENGE_GATES
     from games.services.matches import seat_decline
 
     waiting = list(Seat.objects.filter(user=user, status=Seat.Status.INVITED, match__status=Match.Status.WAITING)
-                   .order_by("match_id").values_list("match_id", flat=True)[:1000])
+                   .select_related("match__created_by").order_by("match_id")[:1000])
     declined = []
-    for match_id in waiting:
+    for seat in waiting:
+        challenger = seat.match.created_by
+        if refused and (challenger is None or not any(gate(challenger, user) for gate in CHALLENGE_GATES)):
+            continue
         try:
-            seat_decline(match_id=match_id, user=user, reason=reason)
+            seat_decline(match_id=seat.match_id, user=user, reason=reason)
         except InvitationClosed:
             continue  # answered meanwhile
-        declined.append(match_id)
+        declined.append(seat.match_id)
     return declined
 
 

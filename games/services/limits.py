@@ -7,6 +7,9 @@
   site's usernames.
 - At most ``CARDLEAGUE_MAX_INCOMING_CHALLENGES`` challenges waiting for one account
   (``too_many_challenges``, 429): 300 challenges in 13 s made a person's home page 28 times slower.
+- A person may refuse challenges from someone, or from everyone but the people who share a club with
+  them, or from everyone (``challenge_refused``, 403): ``CHALLENGE_GATES``, which the league fills with
+  each person's own rules. A tournament seats its entrants regardless: they entered.
 - A person never sits at one table with their own outside bot (``own_bot_at_table``, 400): one person
   would hold two hands.
 """
@@ -39,6 +42,17 @@ class TooManyChallenges(MatchError):
     message = _("That player has too many challenges waiting for an answer: try again later.")
 
 
+class ChallengeRefused(MatchError):
+    code = "challenge_refused"
+    status = 403
+    message = _("That player does not take challenges from you.")
+
+
+#: Who may challenge whom: callables ``(challenger, invited) -> message | None`` (the refusal's words, or
+#: None to let the challenge through). The league registers a person's own rules (``league.apps``).
+CHALLENGE_GATES: list = []
+
+
 class OwnBotAtTable(MatchError):
     code = "own_bot_at_table"
     status = 400
@@ -65,9 +79,14 @@ def new_match_allowed(request_or_user) -> None:
         raise TooManyMatches()
 
 
-def challenges_allowed(users) -> None:
-    """Every invited account can take one more challenge. Raises ``TooManyChallenges``."""
+def challenges_allowed(users, *, by) -> None:
+    """Every invited account takes challenges from ``by`` and can take one more. Raises
+    ``ChallengeRefused`` or ``TooManyChallenges``."""
     for user in users:
+        for gate in CHALLENGE_GATES:
+            refusal = gate(by, user)
+            if refusal:
+                raise ChallengeRefused(refusal)
         waiting = Seat.objects.filter(user=user, status=Seat.Status.INVITED,
                                       match__status=Match.Status.WAITING).count()
         if waiting >= settings.CARDLEAGUE_MAX_INCOMING_CHALLENGES:

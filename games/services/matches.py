@@ -230,7 +230,7 @@ def challenge_create(*, challenger, opponents: list[str], game: str, seats: int 
     if missing:
         raise UnknownPlayer(missing=len(missing))
     one_hand_each([challenger, *found.values()])
-    challenges_allowed(found.values())
+    challenges_allowed(found.values(), by=challenger)
     total = seats or len(opponents) + 1
     if total < len(opponents) + 1:
         raise BadMatchSettings(_("More people than seats."))
@@ -364,9 +364,32 @@ def _end(match: Match, status: str, event: dict, result: dict | None = None) -> 
         fields.append("result")
     match.save(update_fields=fields)
     match.seats.update(deadline=None)
+    announce_end(match, event)
     if status != Match.Status.CANCELLED:
         match_id = match.pk
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
+
+
+def announce_end(match: Match, event: dict | None = None) -> None:
+    """On commit, the account news of an ending, for the people (and outside bots) at the table: a declined
+    challenge (``challenge_declined``, to the others, with the decliner's ``seat`` and ``message``), a
+    withdrawn one (``challenge_withdrawn``, to the invited), else ``match_finished`` (``status``, the
+    ``reason`` of an abort, and ``ranking``)."""
+    event = event or {}
+    reason = event.get("reason")
+    base = {"match": match.pk, "game": match.game}
+    for seat in match.seats.filter(user__isnull=False).only("index", "user_id", "status"):
+        if reason == "declined" and match.status == Match.Status.CANCELLED:
+            if seat.index != event.get("seat"):
+                streams.notify_user(seat.user_id, "challenge_declined", **base, seat=seat.index,
+                                    by_seat=event.get("seat"), message=event.get("message", ""))
+        elif reason == "withdrawn":
+            if seat.user_id != match.created_by_id:
+                streams.notify_user(seat.user_id, "challenge_withdrawn", **base, seat=seat.index)
+        else:
+            streams.notify_user(seat.user_id, "match_finished", **base, seat=seat.index, status=match.status,
+                                reason=reason if match.status != Match.Status.FINISHED else None,
+                                ranking=(match.result or {}).get("ranking"))
 
 
 def match_replay(*, match: Match, upto: int | None = None):

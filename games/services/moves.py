@@ -173,6 +173,11 @@ def after_change(match: Match, *, wake_bots: bool = True) -> None:
 
     match_id, seq = match.pk, match.last_seq
     if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        from games.services.matches import announce_end
+
+        aborted = (Event.objects.filter(match=match, type=MATCH_ABORTED).values_list("payload", flat=True).first()
+                   if match.status == Match.Status.ABORTED else None)
+        announce_end(match, aborted)
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
         return
     if wake_bots and match.bots_to_act:

@@ -34,13 +34,13 @@ from league.services.rounds import (planned_rounds, round_pair, _pair_swiss, rou
                                     table_record, round_close)
 from league.services.projections import (standings_apply, rating_apply, projections_rebuild)
 from league.services.people import (InviteUnusable, NameTaken, NotYourBot, NotYourToken, TooManyBots,
-                                    api_token_revoke, bot_account_create, bot_token_create,
+                                    TooManyTokens, personal_token_create, api_token_revoke, bot_account_create, bot_token_create,
                                     club_invite_create, club_join, person_signup, profile_update)
 from league.services.notifications import REMIND_EVERY, reminder_mail, round_notify, seat_remind, turn_notify
 from league.services.running import (tournament_sweep, tournaments_sweep, tournament_run)
 
 __all__ = [
-    "InviteUnusable", "NameTaken", "NotYourBot", "NotYourToken", "TooManyBots", "api_token_revoke", "bot_account_create", "bot_token_create", "club_invite_create", "club_join", "person_signup", "profile_update",
+    "TooManyTokens", "personal_token_create", "InviteUnusable", "NameTaken", "NotYourBot", "NotYourToken", "TooManyBots", "api_token_revoke", "bot_account_create", "bot_token_create", "club_invite_create", "club_join", "person_signup", "profile_update",
     "round_notify", "turn_notify", "REMIND_EVERY", "reminder_mail", "seat_remind", "NothingToRemind",
     "RemindedRecently", "LEAGUE_CLOCK",
     "LeagueError", "InvalidTournament", "NotTakingEntries", "AlreadyEntered", "OwnBotEntered", "RoundNotClosed",

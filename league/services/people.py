@@ -110,6 +110,28 @@ class TooManyBots(LeagueError):
     message = _("You have as many outside bots as one person may: delete one (ask an organiser) to make another.")
 
 
+class TooManyTokens(LeagueError):
+    code = "too_many_tokens"
+    status = 409
+    message = _("You have as many tokens as one person may: revoke one to make another.")
+
+
+#: The most personal API tokens one person keeps (their outside bots' are counted per bot).
+TOKENS_PER_PERSON = 20
+
+
+@transaction.atomic
+def personal_token_create(*, owner, name: str, scopes: list[str]) -> str:
+    """A person's own API token (for their scripts) with ``scopes`` (every token reads what the person
+    may read); the key is returned once. Raises ``TooManyTokens``, ``ValueError`` for an unknown scope."""
+    from games.models import ApiToken
+    from games.services import api_token_create
+
+    if ApiToken.objects.filter(user=owner).count() >= TOKENS_PER_PERSON:
+        raise TooManyTokens()
+    return api_token_create(user=owner, name=name.strip()[:80] or "token", scopes=scopes)
+
+
 class NotYourToken(LeagueError):
     code = "not_your_token"
     status = 404

@@ -149,7 +149,7 @@ async def _run(base: str, keys, session_key: str, matches: list[int], rate: floa
                 started = time.perf_counter()
                 try:
                     r = await client.post(f"/api/matches/{match_id}/moves", headers=auth[seat],
-                                          json={"seat": seat, "move": moves[0], "expected_seq": body["seq"]})
+                                          json={"game": body["game"], "seat": seat, "move": moves[0], "expected_seq": body["seq"]})
                 except httpx.TransportError as exc:
                     count(f"move {type(exc).__name__}")
                     moved = True

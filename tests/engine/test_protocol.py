@@ -26,6 +26,7 @@ import pytest
 
 from engine import IllegalMove, registry
 from engine.core import copies_hidden_everywhere
+from engine.protocol import VIEW_KEYS
 
 SEAT_COUNTS = {
     "livol": [2, 4, 6],
@@ -160,9 +161,10 @@ def play_random_match(game, seats, seed, check=True, resign=False):
             if game.outcome(state) is None:
                 for s in [None, *range(seats)]:
                     v = game.view(state, s)
-                    assert "to_act" in v
-                    if s is not None:
-                        assert "hand" in v
+                    # ENGINE.md "Views": every game's view has these keys; a spectator's hand is []
+                    assert set(VIEW_KEYS) <= set(v), sorted(set(VIEW_KEYS) - set(v))
+                    if s is None:
+                        assert v["hand"] == []
                     assert_no_leak(game, state, s, v, seed, "view", totals)
         step += 1
     return events, moves, state

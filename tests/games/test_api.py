@@ -20,6 +20,8 @@ def client_for():
 
 
 def post_move(client, match, body, raw=None):
+    if isinstance(body, dict) and "move" in body:
+        body = {"game": match.game, **body}  # every move names its match's game (issue 26)
     return client.post(f"/api/matches/{match.pk}/moves", data=raw if raw is not None else json.dumps(body),
                        content_type="application/json")
 

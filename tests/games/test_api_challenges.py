@@ -102,7 +102,7 @@ def test_moves_without_a_seat_count_toward_the_rate_limit(livol_match, django_us
     client = Client()
     client.force_login(django_user_model.objects.create_user(username="stranger", password="pw"))
     url = f"/api/matches/{livol_match.pk}/moves"
-    body = json.dumps({"move": {"type": "draw"}})
+    body = json.dumps({"game": "livol", "move": {"type": "draw"}})
     statuses = [client.post(url, body, content_type="application/json").status_code for _ in range(5)]
     assert statuses[:3] == [403] * 3 and statuses[3:] == [429] * 2
 

@@ -29,7 +29,9 @@ from league.wsgi import application
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
 
-schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
+# the live streams are documented in the schema but held open by the ASGI server (a WSGI call answers 503
+# streams_unavailable): tests/games/test_streams*.py exercise them against a real server
+schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application).exclude(tag="streams")
 
 
 @pytest.fixture

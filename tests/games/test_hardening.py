@@ -70,7 +70,7 @@ def test_a_token_client_plays_a_whole_match_with_csrf_enforced(people):
         auth = {"HTTP_AUTHORIZATION": f"Bearer {key}"}
         legal = client.get(f"/api/matches/{match.pk}/legal?seat={seat}", **auth).json()["moves"]
         response = client.post(f"/api/matches/{match.pk}/moves", json.dumps(
-            {"seat": seat, "move": legal[0], "expected_seq": match.last_seq}), content_type="application/json", **auth)
+            {"game": match.game, "seat": seat, "move": legal[0], "expected_seq": match.last_seq}), content_type="application/json", **auth)
         # then every move is accepted without a CSRF token or a cookie
         assert response.status_code == 200, response.content
         moves += 1
@@ -80,7 +80,7 @@ def test_a_token_client_plays_a_whole_match_with_csrf_enforced(people):
 
 def test_an_anonymous_move_is_401_and_a_session_move_without_csrf_is_403(livol_match, people):
     seat, legal = first_actor(livol_match)
-    body = json.dumps({"seat": seat, "move": legal[0], "expected_seq": livol_match.last_seq})
+    body = json.dumps({"game": "livol", "seat": seat, "move": legal[0], "expected_seq": livol_match.last_seq})
     url = f"/api/matches/{livol_match.pk}/moves"
     before = _events(livol_match)
     # when nobody signed in posts: 401, not a CSRF 403
@@ -129,7 +129,7 @@ def test_moves_beyond_the_per_user_rate_are_refused_and_record_nothing(livol_mat
     client = Client()
     client.force_login(people[1 - seat])  # out of turn: refused by the engine, but each try counts
     url = f"/api/matches/{livol_match.pk}/moves"
-    body = json.dumps({"move": {"type": "draw"}})
+    body = json.dumps({"game": "livol", "move": {"type": "draw"}})
     assert [client.post(url, body, content_type="application/json").status_code for _ in range(3)] == [422] * 3
     before = _events(livol_match)
     response = client.post(url, body, content_type="application/json")
@@ -172,7 +172,7 @@ def test_a_non_numeric_expected_seq_from_the_page_is_refused(livol_match, people
 def test_a_body_over_the_limit_gets_the_json_error_shape(livol_match, people, settings):
     client = Client()
     client.force_login(people[0])
-    body = json.dumps({"seat": 0, "move": {"type": "draw"}, "pad": "x" * (settings.CARDLEAGUE_MAX_BODY + 10)})
+    body = json.dumps({"game": "livol", "seat": 0, "move": {"type": "draw"}, "pad": "x" * (settings.CARDLEAGUE_MAX_BODY + 10)})
     response = client.post(f"/api/matches/{livol_match.pk}/moves", body, content_type="application/json")
     assert response.status_code == 413
     assert response.json() == {"code": "request_too_large", "rule": None, "message": "The request is too large."}
@@ -185,7 +185,7 @@ def test_an_api_move_with_an_unknown_key_is_refused_and_not_stored(people):
     client.force_login(people[seat])
     before = _events(match)
     move = {**legal[0], "junk": "x" * 10000}
-    response = client.post(f"/api/matches/{match.pk}/moves", json.dumps({"seat": seat, "move": move}),
+    response = client.post(f"/api/matches/{match.pk}/moves", json.dumps({"game": match.game, "seat": seat, "move": move}),
                            content_type="application/json")
     assert response.status_code == 400 and response.json()["code"] == "malformed_move"
     assert _events(match) == before

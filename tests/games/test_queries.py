@@ -53,7 +53,7 @@ def test_a_move_through_the_api_with_a_token(match, people, django_assert_num_qu
     client = Client()
     auth = {"HTTP_AUTHORIZATION": f"Bearer {key}"}
     client.get(f"/api/matches/{match.pk}", **auth)  # the token's last use is recorded (once a minute)
-    body = json.dumps({"seat": seat, "move": legal[0], "expected_seq": match.last_seq})
+    body = json.dumps({"game": match.game, "seat": seat, "move": legal[0], "expected_seq": match.last_seq})
     # the token; the match and the seat (access); the lock, the seats, the insert, the update (the
     # move, in a savepoint here); the match's new position
     with django_assert_num_queries(10):

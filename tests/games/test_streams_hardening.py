@@ -205,7 +205,7 @@ def test_too_many_wrong_tokens_on_a_stream_is_a_429_not_a_500(monkeypatch, rf):
     request = rf.get("/api/stream", HTTP_AUTHORIZATION="Bearer wrong")
     response = asyncio.run(streams.account_stream(request))
     assert response.status_code == 429 and response["Retry-After"] == "42"
-    assert json.loads(response.content)["code"] == "throttled"
+    assert json.loads(response.content)["code"] == "rate_limited"
 
 
 @pytestmark_db

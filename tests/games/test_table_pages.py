@@ -55,6 +55,26 @@ def test_without_script_the_server_contributes_for_the_seat(people):
     assert Event.objects.get(match=match, type="entropy_contributed", seat=1).payload["by"] == "server"
 
 
+def test_the_audit_page_and_the_api_name_the_seats_the_server_contributed_for(people):
+    """Issue 23 L-16: a seat with no person's value is flagged, and a deal no person's value went into is
+    said to be the server's alone."""
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0], entropy="ab" * 16), SeatSpec(bot="greedy"),
+                                              SeatSpec(user=people[1])])
+    detail = signed_in(people[0]).get(f"/api/matches/{match.pk}").json()["randomness"]
+    assert detail == {"players": [0], "server": [1, 2], "complete": True, "server_alone": False}
+    client = signed_in(people[0])
+    client.post(f"/matches/{match.pk}/resign/", {"confirm": "yes"})
+    signed_in(people[1]).post(f"/matches/{match.pk}/resign/", {"confirm": "yes"})
+    audit = client.get(f"/matches/{match.pk}/audit/").content.decode()
+    assert "The server contributed the random value of: 2. greedy bot 1, 3. player1" in audit
+
+    alone = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")])
+    assert signed_in(people[0]).get(f"/api/matches/{alone.pk}").json()["randomness"]["server_alone"] is True
+    signed_in(people[0]).post(f"/matches/{alone.pk}/resign/", {"confirm": "yes"})
+    page = signed_in(people[0]).get(f"/matches/{alone.pk}/audit/").content.decode()
+    assert "the server alone fixed it" in page
+
+
 def test_declining_on_the_page_cancels_the_match(people):
     match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1], invite=True)])
     assert signed_in(people[1]).post(f"/matches/{match.pk}/decline/").status_code == 302
@@ -119,3 +139,29 @@ def test_a_finished_match_offers_its_record_for_download(people):
 @pytest.mark.parametrize("path", ["/accounts/signup/", "/accounts/settings/"])
 def test_the_people_pages_render(people, path):
     assert signed_in(people[0]).get(path).status_code == 200
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_the_rules_page_states_every_option_and_its_bounds_as_the_engine_checks_them(db, game):
+    """Issue 23 H1: the bounds are stated where a club reads the rules, and they are the engine's."""
+
+    page = Client().get(f"/rules/{game}/").content.decode()
+    assert "What a club can set for a match" in page
+    for name, (_default, check) in registry.options(game).items():
+        if isinstance(check, tuple):
+            continue
+        assert f"a whole number from {check.low} to {check.high}" in page, name
+        assert not check(check.high + 1) and check(check.high)
+
+
+def test_a_livol_target_beyond_the_bound_is_refused_by_the_engine_and_the_form(people):
+    from engine import livol
+
+    with pytest.raises(ValueError):
+        registry.get("livol").start(2, "s", options={"target": livol.MAX_TARGET + 1})
+    with pytest.raises(ValueError):
+        registry.get("livol").start(2, "s", options={"challenge_extra_penalty": 10**30})
+    response = signed_in(people[0]).post("/matches/new/", {"game": "livol", "livol-seats": 2,
+                                                           "livol-variant": "winner_scores", "bot": "greedy",
+                                                           "livol-challenge_extra_penalty": 11})
+    assert response.status_code == 400 and not Match.objects.exists()

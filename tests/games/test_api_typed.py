@@ -1,0 +1,136 @@
+"""The API's moves a client can tell apart (issue 26 items 1 and 2): every request's move names its game,
+each game's moves are discriminated by ``type``, and the legal moves are typed as the same moves."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.test import Client
+from pydantic import TypeAdapter
+
+from engine import registry
+from games.models import Event, Match
+from games.schemas import GAME_MOVES
+from games.services import SeatSpec, match_create
+
+STEPS = 400
+
+
+def random_play(name: str, seed: str):
+    """The engine and each position of one random match (at most ``STEPS`` moves), with its seat count."""
+    game = registry.get(name)
+    seats = max(game.MIN_SEATS, 2)
+    state = game.fold(game.start(seats, seed))
+    rng = random.Random(seed)
+    for _ in range(STEPS):
+        yield game, state, seats
+        if game.outcome(state) is not None:
+            return
+        seat = rng.choice(game.view(state, None)["to_act"])
+        for event in game.play(state, seat, rng.choice(game.legal_moves(state, seat))):
+            state = game.apply(state, event)
+
+
+def legal_moves_of_random_play(name: str, seed: str):
+    """Every legal move of every seat to act, along one random match."""
+    for game, state, _seats in random_play(name, seed):
+        for seat in game.view(state, None)["to_act"]:
+            yield from game.legal_moves(state, seat)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_legal_move_round_trips_through_its_games_schema_unchanged(name):
+    adapter = TypeAdapter(GAME_MOVES[name])
+    seen = set()
+    for move in legal_moves_of_random_play(name, f"typed-{name}"):
+        model = adapter.validate_python(move)
+        assert adapter.dump_python(model, by_alias=True, exclude_unset=True) == move
+        again = adapter.validate_json(json.dumps(move))
+        assert type(again) is type(model) and again == model
+        seen.add(move["type"])
+    assert len(seen) >= 2  # the match went beyond its first kind of move
+
+
+def test_no_two_move_schemas_of_one_game_share_their_type():
+    for name, union in GAME_MOVES.items():
+        members = union.__origin__.__args__ if hasattr(union, "__origin__") else ()
+        types = [m.model_fields["type"].annotation.__args__[0] for m in members]
+        assert len(types) == len(set(types)), name
+
+
+def test_the_move_request_schema_is_discriminated_by_game_then_by_type(db):
+    schema = Client().get("/api/openapi.json").json()
+    body = schema["paths"]["/api/matches/{match_id}/moves"]["post"]["requestBody"]["content"]["application/json"]
+    assert body["schema"]["discriminator"]["propertyName"] == "game"
+    components = schema["components"]["schemas"]
+    for ref in body["schema"]["discriminator"]["mapping"].values():
+        wrapper = components[ref.rsplit("/", 1)[1]]
+        assert "game" in wrapper["required"] and "move" in wrapper["required"]
+        assert wrapper["properties"]["move"]["discriminator"]["propertyName"] == "type"
+    legal = schema["paths"]["/api/matches/{match_id}/legal"]["get"]["responses"]["200"]["content"]
+    assert legal["application/json"]["schema"]["discriminator"]["propertyName"] == "game"
+
+
+@pytest.fixture
+def iota_match(db, django_user_model):
+    person = django_user_model.objects.create_user(username="anna", password="x")
+    match = match_create(game="iota", seats=[SeatSpec(user=person), SeatSpec(bot="greedy")], seed="typed-iota",
+                         wake_bots=False)
+    client = Client()
+    client.force_login(person)
+    return match, client
+
+
+def test_an_iota_pass_keeps_the_cards_it_returns(iota_match):
+    """The outside developer's case: an IOTA ``pass`` with ``return`` was read as UNO FLIP's ``pass`` by a
+    generated client and the cards were lost. With the game named, the server records what was sent."""
+    match, client = iota_match
+    legal = client.get(f"/api/matches/{match.pk}/legal").json()
+    assert legal["game"] == "iota"
+    returning = next(m for m in legal["moves"] if m["type"] == "pass" and m["return"])
+    response = client.post(f"/api/matches/{match.pk}/moves",
+                           {"game": "iota", "move": returning, "expected_seq": legal["seq"]},
+                           content_type="application/json")
+    assert response.status_code == 200, response.content
+    recorded = Event.objects.get(match=match, type="passed")
+    assert sorted(recorded.payload["returned"]) == sorted(returning["return"])
+
+
+def test_a_move_that_names_no_game_or_another_game_is_refused_and_nothing_is_written(iota_match):
+    match, client = iota_match
+    before = Match.objects.get(pk=match.pk).last_seq
+    unnamed = client.post(f"/api/matches/{match.pk}/moves", {"move": {"type": "pass"}},
+                          content_type="application/json")
+    assert unnamed.status_code == 400 and unnamed.json()["code"] == "malformed_move"
+    assert '"game"' in unnamed.json()["message"]
+    other = client.post(f"/api/matches/{match.pk}/moves", {"game": "cardavia", "move": {"type": "keep"}},
+                        content_type="application/json")
+    assert other.status_code == 400 and other.json()["code"] == "wrong_game"
+    assert Match.objects.get(pk=match.pk).last_seq == before
+
+
+def views_of_random_play(name: str, seed: str):
+    """Every seat's and a spectator's view at each position of one random match."""
+    for game, state, seats in random_play(name, seed):
+        for seat in [None, *range(seats)]:
+            yield game.view(state, seat)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_view_fits_its_games_schema(name):
+    """The views are answered as the engine builds them, and documented per game: every seat's and a
+    spectator's view along a whole random match fits its game's schema."""
+    from games.schemas import GAME_VIEWS
+
+    adapter = TypeAdapter(GAME_VIEWS[name])
+    for view in views_of_random_play(name, f"views-{name}"):
+        adapter.validate_json(json.dumps(view))
+
+
+def test_the_view_answer_names_its_game(iota_match):
+    match, client = iota_match
+    answer = client.get(f"/api/matches/{match.pk}/view").json()
+    assert answer["game"] == "iota" and answer["view"]["hand"] and "grid" in answer["view"]
+    spectator = client.get(f"/api/matches/{match.pk}/spectate").json()
+    assert spectator["game"] == "iota" and spectator["view"]["hand"] == []
