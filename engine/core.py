@@ -28,9 +28,6 @@ class IllegalMove(Exception):
         self.message = message or code
         self.rule = rule
 
-    def to_json(self) -> dict:
-        return {"code": self.code, "rule": self.rule, "message": self.message}
-
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"IllegalMove(code={self.code!r}, rule={self.rule!r}, message={self.message!r})"
 

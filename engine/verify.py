@@ -1,6 +1,6 @@
 """Verify a match record with nothing but the engine: ``python -m engine.verify RECORD.json``.
 
-A record (``schemas/match-record.schema.json``; ``manage.py match_export``, ``GET
+A record (``engine/match-record.schema.json``; ``manage.py match_export``, ``GET
 /api/matches/{id}/record``) holds the match's game, options, seats, the commitment, every event
 with its hash chain, and — once the match has ended — the revealed secret. The checks, in order:
 

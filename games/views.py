@@ -16,8 +16,7 @@ from games.params import count
 from games import selectors, services, streams
 from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.api import parse_move
-from games.audit import match_verify
-from games.records import randomness
+from games.records import match_verify, randomness
 from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
 from games.forms import NewMatchForm
 from games.models import Match

@@ -12,12 +12,12 @@ chained hashes, move the match's position, and on commit wake the bots and annou
 from games.services.accounts import api_token_create, api_token_revoke
 from games.services.bots import bot_choice, bots_advance, stalled_bots_wake
 from games.services.clocks import check_clock, clocks_run, seat_timeouts_record
-from games.services.matches import (SeatSpec, challenge_create, match_abort, match_award, match_create, match_finished, match_replay,
+from games.services.matches import (SeatSpec, challenge_create, match_abort, match_award, match_create, match_finished,
                                     seat_decline, seat_forfeit, seat_join, turn_waiting)
 from games.services.moves import match_resign, move_submit
 
 __all__ = [
     "api_token_create", "api_token_revoke", "SeatSpec", "challenge_create", "bot_choice", "bots_advance", "check_clock", "clocks_run", "match_abort", "match_award",
-    "match_create", "match_finished", "match_replay", "match_resign", "move_submit", "seat_decline", "seat_forfeit", "seat_join",
+    "match_create", "match_finished", "match_resign", "move_submit", "seat_decline", "seat_forfeit", "seat_join",
     "seat_timeouts_record", "stalled_bots_wake", "turn_waiting",
 ]

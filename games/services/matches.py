@@ -35,8 +35,6 @@ from games.models import (ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED, MAT
 match_finished = Signal()
 # Sent on commit when a person's turn begins under a clock; ``match_id``, ``seat``, ``deadline``.
 turn_waiting = Signal()
-# Sent on commit when people are invited to a match; ``match_id``, ``seats`` (the invited indexes).
-seats_invited = Signal()
 
 
 @dataclass(frozen=True)
@@ -122,13 +120,10 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
     for i, spec in enumerate(seats):
         if spec.seated:
             streams.notify_user(spec.user.pk, "seated", match=match.pk, game=game, seat=i)
-    invited = [i for i, s in enumerate(seats) if s.invite]
-    for i in invited:
-        streams.notify_user(seats[i].user.pk, "invited", match=match.pk, game=game, seat=i,
-                            by=created_by.get_username() if created_by is not None else None)
-    if invited:
-        match_id = match.pk
-        transaction.on_commit(lambda: seats_invited.send(sender=Match, match_id=match_id, seats=invited))
+    for i, spec in enumerate(seats):
+        if spec.invite:
+            streams.notify_user(spec.user.pk, "invited", match=match.pk, game=game, seat=i,
+                                by=created_by.get_username() if created_by is not None else None)
     return match
 
 
@@ -390,8 +385,3 @@ def announce_end(match: Match, event: dict | None = None) -> None:
             streams.notify_user(seat.user_id, "match_finished", **base, seat=seat.index, status=match.status,
                                 reason=reason if match.status != Match.Status.FINISHED else None,
                                 ranking=(match.result or {}).get("ranking"))
-
-
-def match_replay(*, match: Match, upto: int | None = None):
-    """The engine state after ``upto`` events (default: all)."""
-    return store.load_state(match, upto=upto)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_lazy
 
+from engine import record
 from games.words import cardavia, common, iota, karuselis, livol, store, uno_flip
 from games.words.context import EventContext
 
@@ -43,8 +44,9 @@ GAMES = {
 #: Per game, the event types that get no line on purpose (purely technical).
 SILENT: dict[str, frozenset] = {name: module.SILENT for name, module in GAMES.items()}
 
-#: The store's own events (not engine events), the same in every game.
-STORE_EVENTS = frozenset(store.WORDS)
+#: The store's own events (not engine events), the same in every game (``engine.record``'s one list; their
+#: words are ``words.store``'s).
+STORE_EVENTS = record.STORE_EVENTS
 
 
 def _game(game: str):

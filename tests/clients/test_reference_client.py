@@ -16,7 +16,7 @@ import pytest
 from django.core.cache import cache
 
 from engine.verify import verify_record
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Event, Match, Seat
 from games.services import stalled_bots_wake
 from league import services

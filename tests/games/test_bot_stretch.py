@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from engine import registry
 from games import store
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Event, Match
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 from games.services.bots import bot_move_alone, bots_stretch

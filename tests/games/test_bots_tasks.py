@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Event, Match
 from games.services import SeatSpec, bots_advance, match_create
 from games.tasks import bots_play

@@ -7,7 +7,7 @@ from django.db import connection
 
 from engine import registry
 from games import store
-from games.audit import match_verify
+from games.records import match_verify
 from games.errors import StaleSequence
 from games.models import SEED_REVEALED, Event, Match, Snapshot
 from games.services import SeatSpec, bots_advance, match_create, move_submit

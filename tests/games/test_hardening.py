@@ -21,7 +21,7 @@ from django.test import Client
 
 from engine import registry
 from games import store
-from games.audit import match_verify
+from games.records import match_verify
 from games.errors import SeatedTwice
 from games.models import Event, Match
 from games.services import SeatSpec, bots_advance, match_create

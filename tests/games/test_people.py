@@ -12,7 +12,7 @@ from django.utils import timezone
 from engine import registry
 from engine.core import match_seed, server_contribution
 from games import services, store
-from games.audit import match_verify
+from games.records import match_verify
 from games.errors import InvitationClosed, MatchWaiting, SeatForbidden
 from games.models import Event, Match, Seat
 from games.services import SeatSpec, bots_advance, match_create, move_submit

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Match
 from league import services
 from league.models import Rating, Round, Table, Tournament

@@ -10,7 +10,7 @@ from django.test import Client
 
 from engine import registry
 from games import selectors as match_selectors, services as games, store
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Event, Match, Seat
 from league import services
 from league.models import Tournament

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from engine.verify import verify_record
 from games import services as games
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Event, Match, Seat
 from games.records import match_record
 from league import selectors, services

@@ -19,7 +19,7 @@ from engine import registry
 from engine.bots import bot_key, bot_move
 from engine.verify import bots_key as record_bots_key, verify_record
 from games import store
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Event, Match, Seat
 from games.services import SeatSpec, bots_advance, clocks_run, match_create
 from league import services

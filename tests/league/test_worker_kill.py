@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Event, Match
 from league import services
 from league.models import Folded, RatingHistory, Round, Table, Tournament

@@ -2,7 +2,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from games.audit import match_verify
+from games.records import match_verify
 from games.models import Match
 
 
