@@ -6,13 +6,9 @@ the browser's session (CSRF-checked, as every cookie-authenticated write must be
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Annotated, Literal
 
-from django.conf import settings
-from django.utils import timezone
-from django_ratelimit.core import get_usage
 from ninja import Path, Query, Router, Schema, Status
 from pydantic import Field
 from ninja.errors import Throttled
@@ -21,43 +17,22 @@ from ninja.security import HttpBearer, SessionAuth as NinjaSessionAuth
 from games import records, selectors, services
 from games.selectors.matches_of import challenges_of, matches_of
 from games.services import challenges
-from games.access import access_match, access_seat, client_address, moves_rate_check, seats_of
-from games.errors import MalformedRequest, MatchRunning, TokenScope, WrongGame
-from games.models import ApiToken
+from games.access import access_match, access_seat, moves_rate_check, seats_of
+from games.auth import TooManyWrongTokens, needs_scope, token_user
+from games.errors import MalformedRequest, MatchRunning, WrongGame
 from games.schemas import (Body, Clock, Entropy, GameName, LegalOut, MatchStatus, MoveIn, Position, Result, SeatNumber,
                            Record, SeatStatus, TimeoutRule, Username, ViewOut, errors, move_json)
 from games.words.terms import played_options
 
 
 class TokenAuth(HttpBearer):
-    """A bearer token; wrong tokens are counted per address, and too many answer 429."""
+    """A bearer token (``games.auth.token_user``); too many wrong tokens from an address answer 429."""
 
     def authenticate(self, request, token):
-        # a valid token always works: the wrong-token limit of an address (a club's shared network, say)
-        # refuses only further wrong tokens from it, never its members' right ones
-        rate = settings.CARDLEAGUE_RATES["token_failures"]
-        digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
-        found = ApiToken.objects.select_related("user").filter(key_hash=digest, user__is_active=True).first()
-        if found is None:
-            failures = get_usage(request, group="token_failures", key=client_address, rate=rate)
-            if failures and failures["count"] >= failures["limit"]:
-                raise Throttled(wait=failures["time_left"])
-            get_usage(request, group="token_failures", key=client_address, rate=rate, increment=True)
-            return None
-        now = timezone.now()
-        if found.last_used_at is None or (now - found.last_used_at).total_seconds() > 60:
-            ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)  # to the minute: no write per request
-        request.user = found.user
-        request.token_scopes = frozenset(found.scopes or ())
-        return found.user
-
-
-def needs_scope(request, scope: str) -> None:
-    """A token may do what its scopes say (``games.models.TOKEN_SCOPES``); the browser's session may do
-    everything its account may. Raises ``TokenScope`` (403)."""
-    scopes = getattr(request, "token_scopes", None)
-    if scopes is not None and scope not in scopes:
-        raise TokenScope(scope=scope)
+        try:
+            return token_user(request, token)
+        except TooManyWrongTokens as exc:
+            raise Throttled(wait=exc.wait) from None
 
 
 class SessionAuth(NinjaSessionAuth):

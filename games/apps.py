@@ -6,3 +6,11 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Matches and events")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from games import publish, store
+
+        def published(sender, match_id: int, seq: int, **kwargs):
+            publish.match_changed(match_id, seq)
+
+        store.events_appended.connect(published, dispatch_uid="games.publish.match_changed", weak=False)

@@ -14,12 +14,16 @@ from collections import OrderedDict
 from datetime import datetime
 
 from django.conf import settings
+from django.dispatch import Signal
 from django.utils import timezone
 
 from engine import record, registry
-from games import streams
 from engine.record import GENESIS_HASH, canonical, event_time  # noqa: F401 (the store's names for them)
 from games.models import ENTROPY_CONTRIBUTED, SEED_REVEALED, STORE_EVENTS, Event, Match, Snapshot
+
+#: Sent when events were appended (``match_id``, ``seq``: the new position), inside the transaction. The
+#: store publishes nothing itself: ``games.apps`` connects ``games.publish.match_changed`` (on commit).
+events_appended = Signal()
 
 _CACHE_SIZE = 512
 _cache: "OrderedDict[int, tuple[int, str, object]]" = OrderedDict()
@@ -64,7 +68,7 @@ def append_batches(match: Match, batches: list[tuple[list[dict], int | None, dic
             prev = h
     _insert(rows)
     match.last_seq, match.last_hash, match.moved_at = seq, prev, now
-    streams.match_changed(match.pk, seq)
+    events_appended.send(sender=Match, match_id=match.pk, seq=seq)  # games.apps: the streams hear of it
     return rows
 
 

@@ -218,7 +218,7 @@ def challenge_rules_read(request):
 def challenge_rules_write(request, payload: ChallengeRulesIn):
     """Change whom you take challenges from; challenges already waiting that the new rules refuse are
     declined. An unknown name is ``unknown_player`` (404) and nothing changes."""
-    from games.api import needs_scope
+    from games.auth import needs_scope
     from league.services.challenge_rules import challenge_rules_set
 
     needs_scope(request, "challenge")

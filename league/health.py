@@ -32,14 +32,14 @@ def _cache() -> str:
 
 
 def _streams() -> str:
-    from games import streams
+    from games import publish
 
-    if not streams.through_redis():
+    if not publish.through_redis():
         return "database"
-    if streams.publishing_down():
+    if publish.publishing_down():
         return "down"
     try:
-        streams._publisher().ping()
+        publish._publisher().ping()
         return "ok"
     except Exception:
         return "down"

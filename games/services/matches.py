@@ -25,7 +25,7 @@ from engine import registry
 from engine.bots import BOTS_KEYED_BY_SECRET, POLICY_NAMES, bot_key
 from engine.core import is_contribution, match_seed, server_contribution
 from engine.record import SEAT_FORFEITED
-from games import store, streams
+from games import publish, store
 from games.errors import (BadMatchSettings, InvitationClosed, MalformedRequest, MatchError, MatchNotRunning,
                           SeatedTwice, SeatForbidden, UnknownPlayer)
 from games.models import (ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED, MATCH_OPENED, SEED_REVEALED, Event,
@@ -119,10 +119,10 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
     _start_or_wait(match, wake_bots=wake_bots)
     for i, spec in enumerate(seats):
         if spec.seated:
-            streams.notify_user(spec.user.pk, "seated", match=match.pk, game=game, seat=i)
+            publish.notify_user(spec.user.pk, "seated", match=match.pk, game=game, seat=i)
     for i, spec in enumerate(seats):
         if spec.invite:
-            streams.notify_user(spec.user.pk, "invited", match=match.pk, game=game, seat=i,
+            publish.notify_user(spec.user.pk, "invited", match=match.pk, game=game, seat=i,
                                 by=created_by.get_username() if created_by is not None else None)
     return match
 
@@ -184,7 +184,7 @@ def _start_or_wait(match: Match, *, wake_bots: bool) -> None:
     match.status = Match.Status.RUNNING
     for seat in seats:
         if seat.user_id is not None:
-            streams.notify_user(seat.user_id, "match_started", match=match.pk, game=match.game, seat=seat.index)
+            publish.notify_user(seat.user_id, "match_started", match=match.pk, game=match.game, seat=seat.index)
     state = engine_game.fold(payloads)
     settle(match, seats, state, mover=None)
     match.save(update_fields=["status", "last_seq", "last_hash", "moved_at", "bots_to_act"])
@@ -376,12 +376,12 @@ def announce_end(match: Match, event: dict | None = None) -> None:
     for seat in match.seats.filter(user__isnull=False).only("index", "user_id", "status"):
         if reason == "declined" and match.status == Match.Status.CANCELLED:
             if seat.index != event.get("seat"):
-                streams.notify_user(seat.user_id, "challenge_declined", **base, seat=seat.index,
+                publish.notify_user(seat.user_id, "challenge_declined", **base, seat=seat.index,
                                     by_seat=event.get("seat"), message=event.get("message", ""))
         elif reason == "withdrawn":
             if seat.user_id != match.created_by_id:
-                streams.notify_user(seat.user_id, "challenge_withdrawn", **base, seat=seat.index)
+                publish.notify_user(seat.user_id, "challenge_withdrawn", **base, seat=seat.index)
         else:
-            streams.notify_user(seat.user_id, "match_finished", **base, seat=seat.index, status=match.status,
+            publish.notify_user(seat.user_id, "match_finished", **base, seat=seat.index, status=match.status,
                                 reason=reason if match.status != Match.Status.FINISHED else None,
                                 ranking=(match.result or {}).get("ranking"))

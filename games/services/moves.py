@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine import registry
-from games import store, streams
+from games import publish, store
 from games.errors import DeadlinePassed, MatchNotRunning, MatchWaiting, StaleSequence
 from games.models import BOT_TOOK_SEAT, MATCH_ABORTED, SEED_REVEALED, Event, Match, Seat
 
@@ -152,7 +152,7 @@ def settle(match: Match, seats: list[Seat], state, *, mover: int | None) -> list
     if turn is not None and turn != mover:
         holder = next((s for s in seats if s.index == turn), None)
         if holder is not None and holder.user_id is not None and not holder.policy:
-            streams.notify_user(holder.user_id, "your_turn", match=match.pk, game=match.game, seat=turn,
+            publish.notify_user(holder.user_id, "your_turn", match=match.pk, game=match.game, seat=turn,
                                 deadline=holder.deadline.isoformat() if holder.deadline else None)
     actors = set(view["to_act"])
     match.bots_to_act = any(s.policy and s.index in actors for s in seats)

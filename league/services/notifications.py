@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import streams
+from games import publish
 from games.models import Match, Seat
 from league.models import PlayerProfile, Reminder, Round, Table, TableSeat
 from league.services.errors import NothingToRemind, RemindedRecently
@@ -93,7 +93,7 @@ def seat_remind(*, match_id: int, seat: int, by=None) -> Reminder:
     emailed = _may_mail(found.user)
     reminder = Reminder.objects.create(match=match, seat=seat, user=found.user, by=by, emailed=emailed, sent_at=now)
     take_seat = found.status == Seat.Status.SEATED
-    streams.notify_user(found.user_id, "reminder", match=match.pk, game=match.game, seat=seat,
+    publish.notify_user(found.user_id, "reminder", match=match.pk, game=match.game, seat=seat,
                         take_seat=take_seat, deadline=found.deadline.isoformat() if found.deadline else None)
     if emailed:
         transaction.on_commit(partial(reminder_mail, reminder_id=reminder.pk), robust=True)

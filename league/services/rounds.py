@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from engine.bots import policies_for
-from games import streams
+from games import publish
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
 from league import pairing, selectors
@@ -235,7 +235,7 @@ def round_start(*, round_id: int) -> Round:
         _enqueue_tables(list(pending))
         return rnd
     rnd.status, rnd.started_at = Round.Status.RUNNING, timezone.now()
-    streams.tournament_changed(rnd.tournament_id)
+    publish.tournament_changed(rnd.tournament_id)
     rnd.save(update_fields=["status", "started_at"])
     to_play, decided = [], []
     for table in rnd.tables.select_related("round__tournament").prefetch_related("seats"):
@@ -250,7 +250,7 @@ def round_start(*, round_id: int) -> Round:
     people = list(TableSeat.objects.filter(table__round=rnd, entrant__player__user__isnull=False)
                   .values_list("entrant__player__user_id", "table__match_id"))
     for user_id, match_id in people:
-        streams.notify_user(user_id, "round_started", tournament=rnd.tournament_id, round=rnd.number,
+        publish.notify_user(user_id, "round_started", tournament=rnd.tournament_id, round=rnd.number,
                             match=match_id)
     if people and not _inline.get():
         from games.dispatch import send_on_commit
@@ -355,7 +355,7 @@ def table_record(*, table_id: int) -> bool:
     if folded:
         rating_apply(table_id=table_id)
         round_close(round_id=table.round_id)
-        streams.tournament_changed(table.round.tournament_id)
+        publish.tournament_changed(table.round.tournament_id)
     return folded
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games import streams
+from games import publish
 from games.services import SeatSpec, match_create, match_resign, seat_decline, seat_join
 from games.services.challenges import challenge_withdraw
 
@@ -15,7 +15,7 @@ from games.services.challenges import challenge_withdraw
 def news(monkeypatch):
     """Every account notice published, as (user id, message)."""
     sent = []
-    monkeypatch.setattr(streams, "_publish", lambda channel, message: sent.append((channel, json.loads(message))))
+    monkeypatch.setattr(publish, "_publish", lambda channel, message: sent.append((channel, json.loads(message))))
 
     def of(user, kind=None):
         return [m for c, m in sent if c.endswith(f":user:{user.pk}") and (kind is None or m["kind"] == kind)]

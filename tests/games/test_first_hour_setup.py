@@ -97,7 +97,7 @@ def test_the_readme_commands_run_in_a_fresh_shell_after_make_install(fresh_copy)
     home, env = fresh_copy
     assert "DEBUG" not in env and "SECRET_KEY" not in env
     # when the README's commands run as written (Writing an outside bot, Running a club, auditable offline)
-    token = ok(manage(env, "api_token_create", "annabot", "main", "--bot", "--owner", "anna"))
+    token = ok(manage(env, "bot_token_create", "annabot", "main", "--owner", "anna"))
     standings = ok(manage(env, "bot_tournament", "--game", "livol", "--format", "swiss", "--players", "4",
                           "--rounds", "1", "--option", "target=50", "--sync"))
     tournament, match = ok(manage(env, "shell", "-v", "0", "-c", (

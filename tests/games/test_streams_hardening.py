@@ -193,14 +193,12 @@ def test_a_stream_ends_after_its_lifetime_with_a_reconnect_and_gives_its_place_b
 
 
 def test_too_many_wrong_tokens_on_a_stream_is_a_429_not_a_500(monkeypatch, rf):
-    from ninja.errors import Throttled
+    from games import auth
 
-    from games import api
+    def throttled(request, token):
+        raise auth.TooManyWrongTokens(42)
 
-    def throttled(self, request, token):
-        raise Throttled(wait=42)
-
-    monkeypatch.setattr(api.TokenAuth, "authenticate", throttled)
+    monkeypatch.setattr(auth, "token_user", throttled)
     monkeypatch.setattr(streams, "_unavailable", lambda request, what: None)
     request = rf.get("/api/stream", HTTP_AUTHORIZATION="Bearer wrong")
     response = asyncio.run(streams.account_stream(request))

@@ -10,7 +10,7 @@ import secrets
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import streams
+from games import publish
 from games.models import ApiToken
 
 
@@ -45,18 +45,18 @@ def test_a_hung_streams_redis_costs_at_most_one_short_timeout_then_nothing(setti
     port, accepted = hung_port
     settings.CARDLEAGUE_STREAMS_URL = f"redis://127.0.0.1:{port}/0"
     settings.CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT = 0.2
-    streams._publisher.cache_clear()
-    streams._publish_failed_at = None
+    publish._publisher.cache_clear()
+    publish._publish_failed_at = None
     try:
         # when three moves publish their notices
         for seq in range(3):
-            streams._publish("cardleague:match:1", str(seq))
+            publish._publish("cardleague:match:1", str(seq))
         # then only the first one waited for the hung Redis; the others did not ask it
         assert len(accepted) == 1
-        assert streams.publishing_down()
+        assert publish.publishing_down()
     finally:
-        streams._publisher.cache_clear()
-        streams._publish_failed_at = None
+        publish._publisher.cache_clear()
+        publish._publish_failed_at = None
 
 
 def test_readyz_says_every_part_is_ready_on_the_default(db, client):

@@ -369,7 +369,7 @@ def test_an_organiser_reminds_the_person_a_round_waits_for(client, organiser, le
                                                            django_capture_on_commit_callbacks):
     # given a round waiting for anna, and the account stream's notices
     notices = []
-    monkeypatch.setattr("league.services.notifications.streams.notify_user",
+    monkeypatch.setattr("league.services.notifications.publish.notify_user",
                         lambda user_id, kind, **data: notices.append((user_id, kind, data)))
     t = seated_round(league, anna, clock={"move_days": 1}, capture=django_capture_on_commit_callbacks)
     match = persons_match(t, anna)

@@ -45,7 +45,7 @@ def test_a_person_creates_an_outside_bot_and_its_token_on_the_settings_page(djan
 def test_the_command_creates_an_outside_bot_account_with_a_token(django_user_model):
     django_user_model.objects.create_user(username="janis", password="pw")
     out = io.StringIO()
-    call_command("api_token_create", "janis-bot", "laptop", "--bot", "--owner", "janis", stdout=out)
+    call_command("bot_token_create", "janis-bot", "laptop", "--owner", "janis", stdout=out)
     assert "outside bot janis-bot created for janis; token: " in out.getvalue()
     assert PlayerProfile.objects.get(name="janis-bot").is_bot_account
 

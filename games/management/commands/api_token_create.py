@@ -1,6 +1,6 @@
-"""``python manage.py api_token_create USERNAME NAME [--scope play --scope challenge] [--bot --owner PERSON]``:
-a bearer token for an outside program (every token reads; ``--scope`` adds what else it may do, all of them
-when none is given); with ``--bot``, USERNAME is an outside bot account of PERSON (created if needed)."""
+"""``python manage.py api_token_create USERNAME NAME [--scope play --scope challenge]``: a bearer token for a
+person's own program (every token reads; ``--scope`` adds what else it may do, all of them when none is
+given). An outside bot's token: ``manage.py bot_token_create`` (the league's)."""
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -9,8 +9,8 @@ from games.services import api_token_create
 
 
 class Command(BaseCommand):
-    help = ("Create an API token for a user (the key is printed once and stored only as a hash); with --bot, "
-            "for an outside bot account of --owner, created if it does not exist.")
+    help = ("Create an API token for a user (the key is printed once and stored only as a hash). For an outside "
+            "bot account: manage.py bot_token_create BOTNAME NAME --owner PERSON.")
 
     def add_arguments(self, parser):
         parser.add_argument("username")
@@ -18,25 +18,14 @@ class Command(BaseCommand):
         parser.add_argument("--scope", action="append", choices=list(TOKEN_SCOPES), dest="scopes",
                             help="what the token may do beyond reading (repeat for more; none given: all): "
                                  + "; ".join(f"{k}: {v}" for k, v in TOKEN_SCOPES.items()))
-        parser.add_argument("--bot", action="store_true", help="USERNAME is an outside bot account")
-        parser.add_argument("--owner", help="the person who runs the outside bot (with --bot)")
+        parser.add_argument("--bot", action="store_true", help="moved: use bot_token_create")
+        parser.add_argument("--owner", help="moved: use bot_token_create")
 
-    def handle(self, *args, username, name, bot, owner, scopes=None, **options):
-        User = get_user_model()
-        user = User.objects.filter(username=username).first()
-        if bot:
-            from league import services
-            from league.models import PlayerProfile
-
-            person = User.objects.filter(username=owner).first() if owner else None
-            if person is None:
-                raise CommandError("--bot needs --owner, an existing person")
-            if user is None:
-                user, key = services.bot_account_create(owner=person, name=username)
-                self.stdout.write(f"outside bot {username} created for {owner}; token: {key}")
-                return
-            if not PlayerProfile.objects.filter(user=user, is_bot_account=True, owner=person).exists():
-                raise CommandError(f"{username} is not an outside bot of {owner}")
+    def handle(self, *args, username, name, bot=False, owner=None, scopes=None, **options):
+        if bot or owner:
+            raise CommandError(f"an outside bot's token: manage.py bot_token_create {username} {name!r} "
+                               f"--owner {owner or 'PERSON'}")
+        user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise CommandError(f"no user {username!r}")
         key = api_token_create(user=user, name=name, scopes=scopes)
