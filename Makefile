@@ -69,6 +69,7 @@ test-fast: install
 bench: install
 	$(PY) -m tests.bench.engine_throughput
 	$(PY) -m tests.bench.move_submit_cost
+	$(PY) -m tests.bench.board_cost
 	$(PY) -m tests.bench.tournament_bench
 	$(PY) -m tests.bench.bot_ladder --all --matches 2 --levels random,greedy,search-easy,search
 

@@ -180,19 +180,25 @@ ROUND_STARTS = {
 }
 
 
-def move_starts(match: Match, upto: int | None = None) -> list[tuple[int, int | None]]:
-    """``(seq, seat)`` of the first event of every recorded move: where one move's events end
-    and the next begin (positions only; what a move was is read from the seat's own feed)."""
+def move_starts(match: Match, upto: int | None = None, since: int = 0) -> list[tuple[int, int | None]]:
+    """``(seq, seat)`` of the first event of every recorded move (from ``since`` on): where one move's
+    events end and the next begin (positions only; what a move was is read from the seat's own feed)."""
     rows = Event.objects.filter(match=match, move__isnull=False)
+    if since:
+        rows = rows.filter(seq__gte=since)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     return list(rows.order_by("seq").values_list("seq", "seat"))
 
 
-def _groups(match: Match, events: list[dict], last_seq: int, starts) -> list[dict]:
+def _groups(match: Match, events: list[dict], last_seq: int, starts, first: int = 1) -> list[dict]:
     """The positions of a match: the deal before the first move, then one per move
-    (``start``..``end`` seqs, ``seat`` the mover), each with the seat's events of it."""
-    bounds = [(1, None, False)] + [(s, seat, True) for s, seat in starts if s > 1]
+    (``start``..``end`` seqs, ``seat`` the mover), each with the seat's events of it. ``first``: the
+    positions from the move that starts there (a window of the match: ``starts`` begin at it)."""
+    if first > 1:
+        bounds = [(s, seat, True) for s, seat in starts if s >= first]
+    else:
+        bounds = [(1, None, False)] + [(s, seat, True) for s, seat in starts if s > 1]
     groups = []
     for i, (start, seat, is_move) in enumerate(bounds):
         end = bounds[i + 1][0] - 1 if i + 1 < len(bounds) else last_seq
@@ -257,8 +263,11 @@ class _CardaviaDeal:
         return {**self.settled, "rows": rows}
 
 
-def _build_log(game: str, groups: list[dict], names, seat, options: dict | None = None) -> dict:
-    """Fill each group's lines and summaries; return the log by round, newest first."""
+def _build_log(game: str, groups: list[dict], names, seat, options: dict | None = None,
+               cut: int | None = None) -> dict:
+    """Fill each group's lines and summaries; return the log by round, newest first. ``cut``: events
+    before it belong to rounds that are not rebuilt here (``_board_log``'s window): they fill their move's
+    own lines and table (what the board's news and last table read) but no round of the log."""
     rounds: list[dict] = []
     current = None
     opts = dict(options or {})
@@ -281,6 +290,16 @@ def _build_log(game: str, groups: list[dict], names, seat, options: dict | None 
             p, kind = e["payload"], e["type"]
             if kind == "match_started" and isinstance(p.get("options"), dict):
                 opts.update(p["options"])
+            if cut is not None and e["seq"] < cut:
+                summary = words.round_summary(game, p, names, opts) if deal is None else None
+                if summary is not None:
+                    g["summary"] = summary
+                text = words.event_words(game, p, names, context)
+                if text is not None:
+                    g["lines"].append({"seq": e["seq"], "move": g["start"], "text": text, "type": kind,
+                                       "seat": p.get("seat"), "mine": seat is not None and p.get("seat") == seat,
+                                       "scored": summary is not None})
+                continue
             if kind in ROUND_STARTS[game]:
                 number = p.get("round", (current["number"] or 0) + 1 if current else 1)
                 if current is not None and not current["opened"]:
@@ -837,6 +856,52 @@ def _news(visible: list[dict], since: int, seat: int | None, names) -> list[str]
     return said
 
 
+#: Games whose log is built from a window of the newest rounds on the board: the multi-round ones. IOTA is
+#: one deal of at most a few hundred events; Cardavia's deal tables carry every seat's lives from the first
+#: deal on, and its matches are short: both are built whole.
+WINDOWED_LOGS = frozenset({"livol", "uno_flip", "karuselis"})
+#: A match this short builds its board's log whole (one query fewer than finding the window).
+WINDOW_AFTER = 300
+
+
+def _board_log(match: Match, seat: int | None, names, *, window: bool = True) -> tuple[dict, list[dict]]:
+    """The board's log and the positions it was built from, at a cost that does not grow with the match
+    (issue 22 item 4): the newest ``INLINE_ROUNDS`` rounds are built from their own events (a window that
+    starts at the move in which the oldest of them was dealt); the older rounds, folded on the board, never
+    change, so their titles, line counts and tables are built once (the whole log, when the window moves
+    on) and kept in the cache. ``window=False``: the whole log, every time (the reference a test compares)."""
+    from django.core.cache import cache
+    from django.utils.translation import get_language
+
+    long = window and match.game in WINDOWED_LOGS and match.last_seq > WINDOW_AFTER
+    starts = [] if not long else list(
+        Event.objects.filter(match=match, type__in=ROUND_STARTS[match.game]).order_by("seq")
+        .values_list("seq", flat=True))
+    if len(starts) <= INLINE_ROUNDS:
+        events = events_for_seat(match, seat, limit=LOG_LIMIT)
+        groups = _groups(match, events, match.last_seq, move_starts(match))
+        return _fold_old_rounds(_build_log(match.game, groups, names, seat, match.options)), groups
+    cut = starts[-INLINE_ROUNDS]
+    first = (Event.objects.filter(match=match, move__isnull=False, seq__lte=cut).order_by("-seq")
+             .values_list("seq", flat=True).first()) or cut
+    key = f"board-log:{match.pk}:{seat}:{get_language()}:{cut}"
+    older = cache.get(key)
+    if older is None:
+        whole, _groups_all = _board_log(match, seat, names, window=False)
+        older = [r for r in whole["rounds"] if r["first"] < cut]
+        cache.set(key, older, 24 * 3600)
+    started = Event.objects.filter(match=match, type="match_started").values_list("payload", flat=True).first()
+    options = {**match.options, **((started or {}).get("options") or {})}
+    events = events_for_seat(match, seat, after=first - 1, limit=LOG_LIMIT)
+    groups = _groups(match, events, match.last_seq, move_starts(match, since=first), first=first)
+    recent = _build_log(match.game, groups, names, seat, options, cut=cut)
+    log = {"rounds": recent["rounds"] + older, "options": options,
+           "empty": recent["empty"] and all(not r["count"] for r in older)}
+    for i, r in enumerate(log["rounds"]):
+        r["index"], r["newest"] = len(log["rounds"]) - 1 - i, i == 0
+    return _fold_old_rounds(log), groups
+
+
 def match_board(match: Match, seat: int | None, since: int | None = None) -> dict:
     """What the play page needs for one seat (or a spectator): the board at the match's
     position, the move log, and — when ``since`` is an earlier position — the boards after each
@@ -844,9 +909,7 @@ def match_board(match: Match, seat: int | None, since: int | None = None) -> dic
     view at that position, for the page to play back one by one."""
     game = registry.get(match.game)
     names = players(match)
-    events = events_for_seat(match, seat, limit=LOG_LIMIT)
-    groups = _groups(match, events, match.last_seq, move_starts(match))
-    log = _fold_old_rounds(_build_log(match.game, groups, names, seat, match.options))
+    log, groups = _board_log(match, seat, names)
     state = store.load_state(match) if not match.is_waiting else None
     if state is None:  # the seats are not all taken yet: no deal, only the log of the opening
         return {"match": match, "game": match.game, "game_name": GAME_LABELS.get(match.game, match.game),

@@ -54,7 +54,7 @@ def main() -> None:
     try:
         def match_at(position: int) -> int:
             match = match_create(game="livol", seats=[SeatSpec(bot="random") for _ in range(4)],
-                                 seed=f"bench-{position}", options={"target": 1_000_000}, wake_bots=False)
+                                 seed=f"bench-{position}", options={"target": 10_000}, wake_bots=False)
             while Match.objects.get(pk=match.pk).last_seq < position:
                 bots_advance(match_id=match.pk, budget=50)
             return match.pk

@@ -1,0 +1,63 @@
+"""The live board's cost does not grow with the match (issue 22 item 4): the board builds its log from a
+window of the newest rounds and keeps the older, folded rounds (which never change) in the cache. The
+board a seat sees is the same as the whole log built from event 1, at every position of long matches."""
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from games import selectors
+from games.selectors import INLINE_ROUNDS, WINDOWED_LOGS, _board_log, _recent_summary, players
+from games.services import SeatSpec, bots_advance, match_create
+
+
+def comparable(log: dict) -> list[dict]:
+    return [{k: r[k] for k in ("number", "title", "first", "index", "lines", "summary", "newest", "count", "lazy",
+                               "hidden")} for r in log["rounds"]]
+
+
+@pytest.mark.parametrize("game", sorted(WINDOWED_LOGS))
+def test_the_windowed_board_log_is_the_whole_log(db, game):
+    cache.clear()
+    seats = 3 if game in ("livol", "uno_flip") else 2
+    match = match_create(game=game, seats=[SeatSpec(bot="random") for _ in range(seats)], seed=f"window-{game}",
+                         wake_bots=False)
+    names = players(match)
+    windowed_checks = 0
+    for step in range(150):
+        bots_advance(match_id=match.pk, budget=61)
+        match.refresh_from_db()
+        if step % 3 and not match.has_ended:
+            continue  # every third position is enough: each is compared in full
+        for seat in (None, step % seats):
+            whole, whole_groups = _board_log(match, seat, names, window=False)
+            window, window_groups = _board_log(match, seat, names)
+            assert comparable(window) == comparable(whole), (game, match.last_seq, seat)
+            assert window["options"] == whole["options"]
+            assert _recent_summary(window_groups, match.last_seq, seat) == \
+                _recent_summary(whole_groups, match.last_seq, seat)
+            if len(window["rounds"]) > INLINE_ROUNDS:
+                windowed_checks += 1
+        if match.has_ended:
+            break
+    assert windowed_checks, "the match never had more rounds than the window"
+
+
+def test_the_board_of_a_long_match_reads_only_its_window(db, django_assert_max_num_queries):
+    """After the first board of a round (which builds the folded rounds once), a board reads a fixed
+    number of queries, and only the window's events."""
+    cache.clear()
+    match = match_create(game="livol", seats=[SeatSpec(bot="random") for _ in range(3)], seed="window-reads",
+                         wake_bots=False)
+    for _ in range(40):
+        bots_advance(match_id=match.pk, budget=50)
+        match.refresh_from_db()
+        starts = selectors.Event.objects.filter(match=match, type="round_dealt").count()
+        if starts > INLINE_ROUNDS + 1 or match.has_ended:
+            break
+    names = players(match)
+    _board_log(match, 0, names)  # builds and keeps the folded rounds
+    with django_assert_max_num_queries(6):
+        log, groups = _board_log(match, 0, names)
+    assert groups[0]["start"] > 1  # the window, not the whole match
+    assert any(r["lazy"] for r in log["rounds"])
