@@ -18,12 +18,12 @@ import time
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
-from django.db import connection  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+from django.db import connection
+from django.test.utils import setup_test_environment
 
 RUNS = 15
 
@@ -42,9 +42,9 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
+    from engine import registry
     from games import selectors, store
     from games.models import Match
-    from engine import registry
     from games.services import SeatSpec, bots_advance, match_create, move_submit
 
     setup_test_environment()
@@ -82,11 +82,11 @@ def main() -> None:
         for position in (50, 2500):
             m = advance_to(position)
             url = f"/matches/{m.pk}/board/"
-            board = median_ms(lambda: client.get(url))
+            board = median_ms(lambda url=url: client.get(url))
             names = selectors.players(m)
-            whole = median_ms(lambda: selectors._board_log(m, 0, names, window=False))
-            window = median_ms(lambda: selectors._board_log(m, 0, names))
-            watcher = median_ms(lambda: (selectors.events_for_seat(m, 0, after=m.last_seq - 3), client.get(url)))
+            whole = median_ms(lambda m=m, names=names: selectors._board_log(m, 0, names, window=False))
+            window = median_ms(lambda m=m, names=names: selectors._board_log(m, 0, names))
+            watcher = median_ms(lambda m=m, url=url: (selectors.events_for_seat(m, 0, after=m.last_seq - 3), client.get(url)))
             log, groups = selectors._board_log(m, 0, names)
             rounds, span = len(log["rounds"]), m.last_seq - groups[0]["start"] + 1
             rows.append((m.last_seq, board, whole - window + board, watcher, rounds))

@@ -7,7 +7,13 @@ import pytest
 from django.core.cache import cache
 
 from games import selectors
-from games.selectors import INLINE_ROUNDS, WINDOWED_LOGS, _board_log, _recent_summary, players
+from games.selectors import (
+    INLINE_ROUNDS,
+    WINDOWED_LOGS,
+    _board_log,
+    _recent_summary,
+    players,
+)
 from games.services import SeatSpec, bots_advance, match_create
 
 
