@@ -83,6 +83,20 @@ def _fresh_state_cache():
     store.forget_cache()
 
 
+@pytest.fixture
+def one_rate_window(monkeypatch):
+    """The rate limits count in fixed windows (django-ratelimit): a test that counts N requests
+    against a limit holds the clock the limits read still, so a window that ends mid-test cannot
+    reset the count (a real CI failure: 200, 200, 200, 200, 429 for a limit of 3)."""
+    import time
+    from types import SimpleNamespace
+
+    import django_ratelimit.core
+
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
+
+
 def _database_url(db: dict) -> str:
     if db["ENGINE"].endswith("sqlite3"):
         return f"sqlite:///{db['NAME']}"

@@ -97,7 +97,7 @@ def test_my_matches_list_waiting_and_running_matches_with_my_move_first(challeng
     assert other.get("/api/account/matches").json()[0]["state"] == "playing"
 
 
-def test_moves_without_a_seat_count_toward_the_rate_limit(livol_match, django_user_model, settings):
+def test_moves_without_a_seat_count_toward_the_rate_limit(livol_match, django_user_model, settings, one_rate_window):
     settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "moves": "3/m"}
     client = Client()
     client.force_login(django_user_model.objects.create_user(username="stranger", password="pw"))

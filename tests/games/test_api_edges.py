@@ -46,7 +46,7 @@ def test_refusals_speak_the_callers_language(db):
     assert response.status_code == 401 and response.json()["message"] != "sign in first"
 
 
-def test_every_429_says_when_to_come_back(token, settings):
+def test_every_429_says_when_to_come_back(token, settings, one_rate_window):
     from django.core.cache import cache
 
     settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "api_user": "2/m"}

@@ -123,7 +123,7 @@ def test_guessed_tokens_are_throttled_per_address(livol_match):
     assert statuses[20:] == [429] * 5
 
 
-def test_moves_beyond_the_per_user_rate_are_refused_and_record_nothing(livol_match, people, settings):
+def test_moves_beyond_the_per_user_rate_are_refused_and_record_nothing(livol_match, people, settings, one_rate_window):
     settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "moves": "3/m"}
     seat, legal = first_actor(livol_match)
     client = Client()
@@ -376,7 +376,7 @@ def test_the_new_match_form_refuses_the_creators_own_name_and_a_name_twice(peopl
     assert not Match.objects.exists()
 
 
-def test_api_requests_beyond_the_per_account_rate_get_429(livol_match, people, settings):
+def test_api_requests_beyond_the_per_account_rate_get_429(livol_match, people, settings, one_rate_window):
     settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "api_user": "5/m", "api_anon": "3/m"}
     client = Client()
     client.force_login(people[0])

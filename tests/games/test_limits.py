@@ -39,7 +39,7 @@ def test_an_account_holds_at_most_its_open_matches(db, django_user_model, settin
     assert Match.objects.filter(created_by=anna).count() == 2
 
 
-def test_an_account_starts_at_most_its_hourly_matches_refused_attempts_included(db, django_user_model, settings):
+def test_an_account_starts_at_most_its_hourly_matches_refused_attempts_included(db, django_user_model, settings, one_rate_window):
     settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "new_matches": "3/h"}
     anna = django_user_model.objects.create_user(username="anna", password="x")
     django_user_model.objects.create_user(username="janis", password="x")

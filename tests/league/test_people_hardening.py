@@ -67,7 +67,7 @@ def test_a_nul_or_a_huge_invitation_token_is_a_404_not_a_500(db, client, path):
     assert client.get(path).status_code == 404
 
 
-def test_the_signup_limit_answers_429_with_retry_after(db, client, settings):
+def test_the_signup_limit_answers_429_with_retry_after(db, client, settings, one_rate_window):
     settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "signups": "2/h"}
     from django.core.cache import cache
 
