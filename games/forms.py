@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from games.models import BOT_CHOICES, GAME_CHOICES, GAME_LABELS
+from games.models import BOT_CHOICES, GAME_LABELS, game_choices
 
 #: Seats a new match starts with, per game.
 DEFAULT_SEATS = {"livol": 3, "uno_flip": 3, "karuselis": 2, "iota": 2, "cardavia": 4}
@@ -189,7 +189,7 @@ def clock_preset(clock: dict | None) -> str | None:
 
 
 class NewMatchForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES, initial="livol", widget=forms.RadioSelect)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices, initial="livol", widget=forms.RadioSelect)
     bot = forms.ChoiceField(label=_("Bots"), choices=BOT_CHOICES, initial="greedy")
     people = forms.CharField(label=_("Invite people (usernames, comma separated; bots fill the other seats)"),
                              required=False, max_length=400,

@@ -17,7 +17,13 @@ from engine import registry
 GAME_LABELS = {"cardavia": pgettext_lazy("game", "Cardavia"), "iota": pgettext_lazy("game", "IOTA"),
                "karuselis": pgettext_lazy("game", "Karuselis"), "livol": pgettext_lazy("game", "LIVOL"),
                "uno_flip": pgettext_lazy("game", "UNO FLIP")}
-GAME_CHOICES = [(name, GAME_LABELS[name]) for name in registry.names()]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every registered game, for a model field's ``choices`` (a callable: the migrations name this
+    function, not the list, so a new game needs no migration)."""
+    return [(name, GAME_LABELS.get(name, name)) for name in registry.names()]
+
 # The bots' levels, weakest first (``engine.bots.POLICY_NAMES``), as a person reads them.
 BOT_LEVELS = {"random": _("random"), "greedy": _("greedy"), "search-easy": _("searching, easy"),
               "search": _("searching"), "search-strong": _("searching, strong")}
@@ -41,7 +47,7 @@ class Match(models.Model):
         BOT = "bot", _("a bot makes the move (after three timeouts in a row the seat is abandoned)")
         FORFEIT = "forfeit", _("the seat forfeits the match (a bot plays it on for the others)")
 
-    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=32, choices=game_choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.RUNNING, db_index=True)
     seed = models.CharField(_("secret seed"), max_length=128, editable=False,

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from engine import registry
-from games.models import BOT_CHOICES, GAME_CHOICES, GAME_LABELS, Match
+from games.models import BOT_CHOICES, GAME_LABELS, Match, game_choices
 from games.services.clocks import check_clock
 
 TIE_BREAKS = {
@@ -212,7 +212,7 @@ class League(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="leagues", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=120)
-    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=32, choices=game_choices)
     options = models.JSONField(_("match options"), default=dict, blank=True,
                                help_text=_('The game\'s options, e.g. {"target": 500} for LIVOL.'))
     win_points = models.DecimalField(_("points for a win"), max_digits=6, decimal_places=2, default=Decimal(3),
@@ -323,7 +323,7 @@ class Tournament(models.Model):
                                verbose_name=_("season"))
     name = models.CharField(_("name"), max_length=120)
     format = models.CharField(_("format"), max_length=24, choices=Format.choices, default=Format.SWISS)
-    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=32, choices=game_choices)
     options = models.JSONField(_("match options"), default=dict, blank=True)
     clock = models.JSONField(_("clock"), null=True, blank=True,
                              help_text=_("Empty: no clock. Starts as the league's; a change applies to the "
@@ -579,7 +579,7 @@ class Rating(models.Model):
 
     player = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="ratings",
                                verbose_name=_("player"))
-    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=32, choices=game_choices)
     mu = models.FloatField(_("mu"))
     sigma = models.FloatField(_("sigma"))
     matches = models.PositiveIntegerField(_("rated matches"), default=0)
@@ -603,7 +603,7 @@ class Rating(models.Model):
 class RatingHistory(models.Model):
     player = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="rating_history",
                                verbose_name=_("player"))
-    game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=32, choices=game_choices)
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_changes",
                               verbose_name=_("table"))
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="+", verbose_name=_("match"))
