@@ -102,6 +102,7 @@ from dataclasses import dataclass, replace
 
 from engine import core
 from engine.core import IllegalMove
+from engine.protocol import SHARED_EVENTS
 
 # --------------------------------------------------------------------------
 # The game's shape, as data
@@ -135,6 +136,29 @@ MOVE_KEYS = {"keep": frozenset({"type"}), "ask": frozenset({"type"}), core.RESIG
 # up to 6 lives and 6 eliminations and the end: under 200.
 EVENTS_PER_DEAL = 200
 MAX_EVENTS = 1 + 2 * MAX_SEATS * MAX_LIVES * EVENTS_PER_DEAL + MAX_SEATS  # + resignations
+
+#: Every event this game emits and its keys (``engine.protocol``'s vocabulary; ``key?``: may be absent or redacted).
+EVENTS = {
+    "match_started": {"seats": "int", "options": "options", "seed?": "str", "rules_version": "int"},
+    "cards_dealt": {"round": "int", "dealer": "int", "order": "[int]", "resting": "[int]", "deck?": "[str]",
+                    "card?": "str", "stock_size?": "int"},
+    "deal_skipped": {"round": "int", "resting": "[int]"},
+    "fool_knocked": {"seat": "int", "card": "str"},
+    "turn_passed": {"seat": "int"},
+    "card_kept": {"seat": "int"},
+    "swap_asked": {"seat": "int", "target": "int|null"},
+    "swap_refused": {"seat": "int", "card": "str", "asker": "int"},
+    "cards_swapped": {"seat": "int", "target": "int", "gave?": "str", "got?": "str"},
+    "stock_exchanged": {"seat": "int", "gave?": "str", "got?": "str"},
+    "stock_drawn": {"seat": "int", "card": "str"},
+    "life_lost": {"seat": "int", "lives": "int", "card?": "str", "rule": "str"},
+    "seat_eliminated": {"seat": "int", "round": "int"},
+    "swaps_undone": {"seat": "int|null", "swaps": "[[int]]"},
+    "deal_ended": {"round": "int"},
+    "deal_settled": {"round": "int", "cards": "[str|null]", "losers": "[int]", "rest": "[int]"},
+    "match_ended": {"ranking": "[[int]]", "scores": "[int]", "reason?": "str"},
+    **SHARED_EVENTS,
+}
 
 # Events kept in the deal's log (the view shows them as the seat may know them).
 LOGGED = frozenset({"fool_knocked", "card_kept", "swap_asked", "swap_refused", "cards_swapped",

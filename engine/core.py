@@ -196,12 +196,12 @@ def positive_int(value) -> bool:
 
 def int_between(low: int, high: int, *, none: bool = False):
     """A check for an integer option in ``low..high`` (both included; ``none``: or None, the game's own
-    default); ``low``/``high`` are kept on it, for the pages that state the bounds."""
+    default); ``low``/``high``/``none`` are kept on it, for the pages that state the bounds."""
     def check(value) -> bool:
         if value is None:
             return none
         return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-    check.low, check.high = low, high
+    check.low, check.high, check.none = low, high, none
     return check
 
 

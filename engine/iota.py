@@ -69,6 +69,7 @@ from itertools import combinations, permutations
 
 from engine import core
 from engine.core import IllegalMove
+from engine.protocol import SHARED_EVENTS
 
 # --------------------------------------------------------------------------
 # Shape, as data
@@ -107,6 +108,19 @@ FULL = (1 << FACES) - 1
 #: three events (wild_recycled, cards_played | passed, cards_drawn).
 MAX_PLAYS = len(CARDS) - 1
 MAX_EVENTS = 2 + 3 * (MAX_PLAYS + (MAX_PLAYS + 1) * 2 * MAX_SEATS) + 1 + MAX_SEATS  # + resignations
+
+#: Every event this game emits and its keys (``engine.protocol``'s vocabulary; ``key?``: may be absent or redacted).
+EVENTS = {
+    "match_started": {"seats": "int", "options": "options", "seed?": "str", "rules_version": "int"},
+    "cards_dealt": {"hands?": "[[str]]", "hand?": "[str]", "hand_sizes?": "[int]", "starter": "str",
+                    "stock?": "[str]", "stock_size?": "int"},
+    "cards_played": {"seat": "int", "cards": "[placement]", "score": "int", "lots": "int", "final": "bool"},
+    "cards_drawn": {"seat": "int", "cards?": "[str]", "count?": "int"},
+    "passed": {"seat": "int", "count": "int", "returned?": "[str]"},
+    "wild_recycled": {"seat": "int", "card": "str", "x": "int", "y": "int", "wild": "str"},
+    "match_ended": {"ranking": "[[int]]", "scores": "[int]", "reason?": "str"},
+    **SHARED_EVENTS,
+}
 MOVE_KEYS = {
     "play": frozenset({"type", "cards"}),
     "pass": frozenset({"type", "return"}),

@@ -62,6 +62,7 @@ from functools import lru_cache
 
 from engine import core
 from engine.core import IllegalMove
+from engine.protocol import SHARED_EVENTS
 
 # --------------------------------------------------------------------------
 # Shape of the game, as data
@@ -98,6 +99,22 @@ MAX_DEALS = 300
 # table collected, the scoring, the end of the match; plus match_started and
 # one seat_resigned per seat.
 MAX_EVENTS = 1 + MAX_DEALS * (1 + 5 + 48 + 1 + 1) + 1 + MAX_SEATS
+
+#: Every event this game emits and its keys (``engine.protocol``'s vocabulary; ``key?``: may be absent or redacted).
+EVENTS = {
+    "match_started": {"seats": "int", "options": "options", "seed?": "str", "rules_version": "int"},
+    "round_dealt": {"round": "int", "dealer": "int", "deck?": "[str]", "table": "[str]", "hand?": "[str]",
+                    "returned?": "[str]|int", "stock?": "[str]"},
+    "cards_dealt": {"hands?": "[[str]]", "hand?": "[str]", "hand_sizes?": "[int]"},
+    "cards_captured": {"seat": "int", "card": "str", "groups": "[[str]]", "cards": "[str]"},
+    "build_made": {"seat": "int", "card": "str", "onto": "[str]", "value": "int", "build": "str", "raised": "bool"},
+    "card_trailed": {"seat": "int", "card": "str"},
+    "table_swept": {"seat": "int", "card": "str", "cards": "[str]"},
+    "table_collected": {"seat": "int", "cards": "[str]"},
+    "round_scored": {"round": "int", "points": "[int]", "spades": "[int]", "cards": "[int]", "scores": "[int]"},
+    "match_ended": {"ranking": "[[int]]", "scores": "[int]", "reason?": "str"},
+    **SHARED_EVENTS,
+}
 
 # K3: values for capturing and building (courts and the broom have none)
 VALUE = {code: (RANKS.index(code[:-1]) + 1 if code[:-1] not in COURTS else None)

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 from engine import core
 from engine.core import IllegalMove
+from engine.protocol import SHARED_EVENTS
 
 # --------------------------------------------------------------------------
 # Shape, as data
@@ -73,6 +74,28 @@ WILD_DRAW_FOUR = "W+4"
 #: 1,700–3,100 events (the longest seen: ~5,700). An UNO-style round can in theory
 #: go on forever (draws and plays may cycle), so no finite bound holds for every line.
 MAX_EVENTS = 100_000
+
+#: Every event this game emits and its keys (``engine.protocol``'s vocabulary; ``key?``: may be absent or redacted).
+EVENTS = {
+    "match_started": {"seats": "int", "options": "options", "seed?": "str", "rules_version": "int"},
+    "round_dealt": {"round": "int", "dealer": "int", "deck?": "[str]", "hand?": "[str]"},
+    "starter_reshuffled": {"size": "int", "pile?": "[str]"},
+    "starter_turned": {"card": "str"},
+    "turn_started": {"turn": "int", "phase": "str"},
+    "card_played": {"seat": "int", "card": "str", "call": "bool", "color?": "str", "final?": "bool"},
+    "cards_drawn": {"seat": "int", "count": "int", "cards?": "[str]", "reason": "str", "must_play?": "bool",
+                    "final?": "bool"},
+    "color_named": {"seat": "int", "color": "str"},
+    "direction_reversed": {"seat?": "int"},
+    "livol_called": {"seat": "int"},
+    "seat_caught": {"seat": "int", "target": "int"},
+    "wild_draw_four_accepted": {"seat": "int"},
+    "challenged": {"seat": "int", "target": "int", "fair": "bool", "hand?": "[str]"},
+    "pile_reshuffled": {"size": "int", "pile?": "[str]"},
+    "round_scored": {"round": "int", "winner": "int", "points": "[int]", "gains": "[int]", "scores": "[int]"},
+    "match_ended": {"ranking": "[[int]]", "scores": "[int]", "reason?": "str"},
+    **SHARED_EVENTS,
+}
 #: The bounds of the ``target`` option (H1): the standard 500 and short or long club
 #: matches, never a target that would keep a match (and its bots) going for ever.
 MIN_TARGET, MAX_TARGET = 1, 10_000

@@ -19,7 +19,80 @@ SHARED_REFUSALS = ("malformed_move", "not_your_turn", "already_resigned", "match
 #: Keys every game's view has, for a seat and for a spectator (``seat=None``).
 VIEW_KEYS = ("to_act", "hand", "turn", "over", "outcome", "resigned")
 #: The module attributes each game module declares beside its game object.
-MODULE_ATTRIBUTES = ("GAME", "RULES_VERSION", "MIN_SEATS", "MAX_SEATS", "MAX_EVENTS", "OPTIONS")
+MODULE_ATTRIBUTES = ("GAME", "RULES_VERSION", "MIN_SEATS", "MAX_SEATS", "MAX_EVENTS", "OPTIONS", "EVENTS")
+
+#: Every game's events beside its own (``EVENTS`` includes them).
+SHARED_EVENTS = {
+    "seat_resigned": {"seat": "int"},
+}
+
+# -- Event declarations ----------------------------------------------------------------------------------------
+# Each game module declares ``EVENTS``: every event type it emits, mapped to its keys (beside ``type``) and
+# each key's JSON type, in a small vocabulary: ``int``, ``str``, ``bool``, ``options`` (the game's options,
+# as ``OPTIONS`` declares them), ``placement`` (``{"card": str, "x": int, "y": int}``), the store's ``player``
+# (``{"seat": int, "name": str, "kind": str, "bot": str|null}``) and ``clock`` (names to whole numbers), ``[T]`` (a list of
+# T), ``T|U`` (either; ``T|null``: T or null). A key ending in ``?`` may be absent: only some events of the
+# type have it, or ``redact`` removes it for a seat that may not know it. The API's schema of event
+# payloads is built from these (issue 26), and the protocol test holds every event of random play, and
+# every redaction of it, to them.
+
+
+def split(kind: str, sep: str = "|") -> list[str]:
+    """``kind`` split at ``sep`` outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(kind):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == sep and depth == 0:
+            parts.append(kind[start:i])
+            start = i + 1
+    return parts + [kind[start:]]
+
+
+def fits(value: Any, kind: str) -> bool:
+    """Whether a JSON value is of a declared type (the vocabulary above)."""
+    choices = split(kind)
+    if len(choices) > 1:
+        return any(fits(value, choice) for choice in choices)
+    if kind == "null":
+        return value is None
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "options":
+        return isinstance(value, dict) and all(isinstance(k, str) for k in value)
+    if kind == "placement":
+        return (isinstance(value, dict) and set(value) == {"card", "x", "y"} and isinstance(value["card"], str)
+                and fits(value["x"], "int") and fits(value["y"], "int"))
+    if kind == "player":
+        return (isinstance(value, dict) and set(value) == {"seat", "name", "kind", "bot"} and fits(value["seat"], "int")
+                and isinstance(value["name"], str) and isinstance(value["kind"], str) and fits(value["bot"], "str|null"))
+    if kind == "clock":
+        return isinstance(value, dict) and all(isinstance(k, str) and fits(v, "int") for k, v in value.items())
+    if kind.startswith("[") and kind.endswith("]"):
+        return isinstance(value, list) and all(fits(item, kind[1:-1]) for item in value)
+    raise ValueError(f"not a declared event type: {kind!r}")
+
+
+def event_problem(event: Event, declared: dict[str, dict[str, str]]) -> str | None:
+    """What is wrong with ``event`` against its game's ``EVENTS`` (None: it fits): an undeclared type,
+    an undeclared key, a missing key that may not be absent, or a value of the wrong type."""
+    keys = declared.get(event.get("type"))
+    if keys is None:
+        return f"undeclared event type {event.get('type')!r}"
+    allowed = {key.rstrip("?"): kind for key, kind in keys.items()}
+    for key, value in event.items():
+        if key == "type":
+            continue
+        if key not in allowed:
+            return f"{event['type']}: undeclared key {key!r}"
+        if not fits(value, allowed[key]):
+            return f"{event['type']}: {key!r} is not {allowed[key]}: {value!r}"
+    missing = [key for key in keys if not key.endswith("?") and key not in event]
+    return f"{event['type']}: missing {missing}" if missing else None
 
 
 @runtime_checkable

@@ -26,6 +26,20 @@ SEED_REVEALED = "seed_revealed"              # the secret, when the match has en
 STORE_EVENTS = frozenset({MATCH_OPENED, ENTROPY_CONTRIBUTED, SEAT_TIMED_OUT, SEAT_FORFEITED, BOT_TOOK_SEAT,
                           MATCH_ABORTED, MATCH_AWARDED, SEED_REVEALED})
 
+#: The store's events' keys (``engine.protocol``'s vocabulary, as each game's ``EVENTS``).
+STORE_EVENT_KEYS = {
+    MATCH_OPENED: {"game": "str", "options": "options", "players": "[player]", "clock": "clock|null",
+                   "timeout_rule": "str", "commitment": "str", "seed_scheme": "int", "bots_keyed_by?": "str"},
+    ENTROPY_CONTRIBUTED: {"seat": "int", "value?": "str", "by": "str"},
+    SEAT_TIMED_OUT: {"seat": "int", "deadline": "str", "then": "str", "phase?": "str", "position?": "int",
+                     "policy?": "str"},
+    SEAT_FORFEITED: {"seat": "int", "by": "str"},
+    BOT_TOOK_SEAT: {"seat": "int", "policy": "str"},
+    MATCH_ABORTED: {"reason": "str", "by?": "str|null", "seat?": "int"},
+    MATCH_AWARDED: {"ranking": "[[int]]", "reason": "str", "by": "str|null"},
+    SEED_REVEALED: {"seed": "str"},
+}
+
 
 def canonical(value) -> str:
     """JSON with sorted keys, no spaces, UTF-8 kept as is: one text for one value."""

@@ -65,6 +65,7 @@ from typing import NamedTuple
 
 from engine import core
 from engine.core import IllegalMove
+from engine.protocol import SHARED_EVENTS
 
 # --------------------------------------------------------------------------
 # The shape of the game, as data
@@ -78,6 +79,33 @@ MIN_SEATS = 2
 MAX_SEATS = 10
 HAND_SIZE = 7
 MAX_EVENTS = 50_000
+
+#: Every event this game emits and its keys (``engine.protocol``'s vocabulary; ``key?``: may be absent or redacted).
+EVENTS = {
+    "match_started": {"seats": "int", "options": "options", "seed?": "str", "rules_version": "int",
+                      "deck_version": "str"},
+    "round_dealt": {"round": "int", "dealer": "int", "seats": "int", "deck?": "[str]", "hand?": "[str]",
+                    "starter?": "str"},
+    "starter_reshuffled": {"card": "str", "pile?": "[str]", "starter?": "str"},
+    "discards_reshuffled": {"pile?": "[str]", "count?": "int"},
+    "card_played": {"seat": "int", "card": "str", "face": "str", "color?": "str", "call?": "bool"},
+    "card_drawn": {"seat": "int", "card?": "str", "back": "str"},
+    "cards_drawn": {"seat": "int", "cards?": "[str]", "count?": "int", "backs": "[str]", "cause": "str"},
+    "turn_passed": {"seat": "int"},
+    "turn_skipped": {"seat": "int", "turn": "int"},
+    "everyone_skipped": {"seat": "int", "turn": "int"},
+    "direction_reversed": {"seat?": "int", "direction": "int", "turn": "int"},
+    "table_flipped": {"seat": "int", "side": "str", "top": "str", "color": "str", "draw_back": "str|null"},
+    "color_named": {"seat": "int", "color": "str"},
+    "uno_called": {"seat": "int"},
+    "uno_caught": {"seat": "int", "target": "int"},
+    "accepted": {"seat": "int", "target": "int"},
+    "challenged": {"seat": "int", "target": "int", "guilty": "bool", "hand?": "[str]"},
+    "round_scored": {"seat": "int", "round": "int", "side": "str", "points": "[int]", "gained": "int",
+                     "scores": "[int]", "hands": "[[str]]"},
+    "match_ended": {"ranking": "[[int]]", "scores": "[int]", "reason?": "str"},
+    **SHARED_EVENTS,
+}
 #: The bounds of the ``target`` option (H1): the standard 500 and short or long club
 #: matches, never a target that would keep a match (and its bots) going for ever.
 MIN_TARGET, MAX_TARGET = 1, 10_000

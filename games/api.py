@@ -10,18 +10,40 @@ import json
 from typing import Annotated, Literal
 
 from ninja import Path, Query, Router, Schema, Status
-from pydantic import Field
 from ninja.errors import Throttled
-from ninja.security import HttpBearer, SessionAuth as NinjaSessionAuth
+from ninja.security import HttpBearer
+from ninja.security import SessionAuth as NinjaSessionAuth
+from pydantic import Field
 
 from games import records, selectors, services
-from games.selectors.matches_of import challenges_of, matches_of
-from games.services import challenges
 from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.auth import TooManyWrongTokens, needs_scope, token_user
 from games.errors import MalformedRequest, MatchRunning, WrongGame
-from games.schemas import (Body, Clock, Entropy, GameName, LegalOut, MatchStatus, MoveIn, Position, Result, SeatNumber,
-                           Record, SeatStatus, TimeoutRule, Username, ViewOut, errors, move_json)
+from games.schemas import (
+    GAME_OPTIONS,
+    Body,
+    Clock,
+    Entropy,
+    LegalOut,
+    MatchStatus,
+    MoveIn,
+    Position,
+    Record,
+    Result,
+    SeatNumber,
+    SeatStatus,
+    TimeoutRule,
+    Username,
+    ViewOut,
+    _per_game,
+    _schema_only,
+    documented,
+    errors,
+    move_json,
+    title,
+)
+from games.selectors.matches_of import challenges_of, matches_of
+from games.services import challenges
 from games.words.terms import played_options
 
 
@@ -76,12 +98,13 @@ class RandomnessOut(Schema):
     server_alone: bool
 
 
-class MatchOut(Schema):
+#: The options a match plays with, as the server stores them, documented as the game's (``<Game>Options``).
+PLAYED_OPTIONS = {game: Annotated[dict, _schema_only(model)] for game, model in GAME_OPTIONS.items()}
+
+
+class _MatchOutBase(Schema):
     id: int
-    game: GameName
     status: MatchStatus
-    #: the options the match plays with (each game's: see the rules pages' "What a club can set")
-    options: dict
     clock: Clock | None = None
     timeout_rule: TimeoutRule
     seats: list[MatchSeatOut]
@@ -93,33 +116,43 @@ class MatchOut(Schema):
     randomness: RandomnessOut | None = None
 
 
+#: A match, typed per game (``game`` tells which): ``options`` are the game's (see the rules pages'
+#: "What a club can set").
+MatchOut = _per_game("MatchOut", _MatchOutBase, "options", PLAYED_OPTIONS)
+
+
 class JoinIn(Body):
     entropy: Entropy | None = None
 
 
-class ChallengeIn(Body):
+class _ChallengeInBase(Body):
     """Challenge people or outside bots (by username) to a match: they accept (``/join``) or decline."""
-    game: Literal["cardavia", "iota", "karuselis", "livol", "uno_flip"]
     opponents: Annotated[list[Username], Field(min_length=1, max_length=9)]
     seats: Annotated[int, Field(ge=2, le=10)] | None = None
     bots: Literal["random", "greedy", "search-easy", "search", "search-strong"] = "greedy"
-    options: dict = {}
     clock: Clock | None = None
     entropy: Entropy | None = None
 
 
-class InvitationOut(Schema):
+#: A challenge, per game (``game`` tells which): ``options`` are the game's, each left out at its default.
+ChallengeIn = _per_game("ChallengeIn", _ChallengeInBase, "options", GAME_OPTIONS,
+                        default=lambda game: GAME_OPTIONS[game])
+
+
+class _InvitationOutBase(Schema):
     match: int
-    game: GameName
     seat: int
     status: SeatStatus
     invited_by: str | None = None
     seats: list[MatchSeatOut]
     deadline: str | None = None
-    #: what is accepted: the options as the match plays them (defaults filled in), the clock, the rule
-    options: dict = {}
+    #: what is accepted (beside ``options``: the options as the match plays them, defaults filled in): the clock
+    #: and the rule
     clock: Clock | None = None
     timeout_rule: TimeoutRule | None = None
+
+
+InvitationOut = _per_game("InvitationOut", _InvitationOutBase, "options", PLAYED_OPTIONS)
 
 
 class EventOut(Schema):
@@ -130,10 +163,16 @@ class EventOut(Schema):
     created_at: str
 
 
-class EventsOut(Schema):
+class _EventsOutBase(Schema):
     seat: int | None = None
     seq: int
-    events: list[EventOut]
+
+
+#: A seat's events, typed per game (``game`` tells which; each event's ``payload`` by its ``type``): answered
+#: as the store redacts them, documented from the engine's declarations (``<Game>Event``).
+EventsOut = _per_game("EventsOut", _EventsOutBase, "events",
+                      {game: Annotated[list[EventOut], documented(f"{title(game)}Event", many=True)]
+                       for game in GAME_OPTIONS})
 
 
 class DeclineIn(Body):
@@ -235,7 +274,7 @@ def match_move(request, match_id: RowIdPath, payload: MoveIn):
     rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
                                 expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
-    return {"seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}
+    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}
 
 
 @router.post("/{match_id}/resign", response={200: EventsOut, **errors(400, 401, 403, 404, 409, 413, 422, 429)})
@@ -246,7 +285,7 @@ def match_resign(request, match_id: RowIdPath, payload: ResignIn):
     match, seat = access_seat(request.user, match_id, payload.seat)
     rows = services.match_resign(match_id=match.pk, seat=seat, expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
-    return {"seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}
+    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}
 
 
 @router.get("/{match_id}/record", response={200: Record, **errors(400, 401, 403, 404, 409, 429)})
@@ -266,7 +305,7 @@ def match_events(request, match_id: RowIdPath, seat: SeatQuery = None,
     match = access_match(request.user, match_id)
     if seat is not None:
         match, seat = access_seat(request.user, match_id, seat)
-    return {"seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat, after=after)}
+    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat, after=after)}
 
 
 #: A move from a page's form is a small JSON object: this much text and nesting at most.
@@ -312,7 +351,7 @@ def challenge(request, payload: ChallengeIn):
     are at the table with your ``entropy``; the match starts when every opponent has accepted."""
     needs_scope(request, "challenge")
     match = services.challenge_create(challenger=request.user, opponents=payload.opponents, game=payload.game,
-                                      seats=payload.seats, bots=payload.bots, options=payload.options,
+                                      seats=payload.seats, bots=payload.bots, options=payload.options.model_dump(exclude_unset=True),
                                       clock=payload.clock, entropy=payload.entropy)
     return Status(201, match_detail(request, match.pk))
 

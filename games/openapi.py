@@ -8,14 +8,17 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from games import error_codes
+from games.schemas import GameName, title
 
 
 class StreamHello(BaseModel):
     """``event: hello``: the stream is open (wait for it before expecting news). A match stream says its
-    ``match``, ``seat`` and the position it starts ``after``; the account stream its ``user`` and how many
+    ``match``, its ``game`` (the schema of its events: ``<Game>Event``), ``seat`` and the position it starts
+    ``after``; the account stream its ``user`` and how many
     items wait (sent next); a tournament stream its ``tournament``."""
     model_config = ConfigDict(extra="allow")
     match: int | None = None
+    game: GameName | None = None
     seat: int | None = None
     after: int | None = None
     user: str | None = None
@@ -53,7 +56,7 @@ class AccountNews(BaseModel):
     kind: Literal["invited", "seated", "challenge_declined", "challenge_withdrawn", "match_started", "your_turn",
                   "reminder", "match_finished", "round_started"]
     match: int | None = None
-    game: Literal["cardavia", "iota", "karuselis", "livol", "uno_flip"] | None = None
+    game: GameName | None = None
     seat: int | None = None
 
 
@@ -73,17 +76,27 @@ def _responses(events: dict[str, str], statuses: tuple[int, ...]) -> dict:
     ok = {"description": "A stream of Server-Sent Events (``text/event-stream``), a heartbeat comment every "
                          "few seconds:\n\n" + lines,
           "content": {"text/event-stream": {"schema": {"type": "string"}}},
-          "x-sse-events": {name: {"$ref": f"#/components/schemas/{ref}"} for name, ref in (
-              (n, _ref_of(w)) for n, w in events.items()) if ref}}
+          "x-sse-events": {name: _event_schema(ref) for name, ref in ((n, _ref_of(w)) for n, w in events.items())
+                           if ref}}
     return {"200": ok, **{str(s): {"description": "Error", "content": {"application/json": {"schema": _ERROR}}}
                           for s in statuses}}
+
+
+def _event_schema(ref: str) -> dict:
+    """A stream event's schema: a component, or (``GameEvent``) the event of the match's game."""
+    if ref == "GameEvent":
+        from engine import registry
+
+        return {"oneOf": [{"$ref": f"#/components/schemas/{title(game)}Event"} for game in registry.names()],
+                "description": "an event of the match's game (``LivolEvent``, ``IotaEvent``, …)"}
+    return {"$ref": f"#/components/schemas/{ref}"}
 
 
 def _ref_of(what: str) -> str | None:
     """The schema an event's words name in backticks: ``(`StreamHello`)``."""
     import re
 
-    found = re.search(r"\(`([A-Za-z]+)`\)", what)
+    found = re.search(r"\(`([A-Za-z]+)`", what)
     return found.group(1) if found else None
 
 
@@ -101,7 +114,8 @@ STREAMS = {
             {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}},
             {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "integer"}}],
         "events": {"hello": "the stream is open (`StreamHello`)",
-                   "match_event": "one event as your seat may know it (`EventOut`), `id:` its seq",
+                   "match_event": "one event of the match's game as your seat may know it (`GameEvent`: `LivolEvent`, "
+                                  "`IotaEvent`, …), `id:` its seq",
                    "end": "the match has ended and every event was sent (`StreamEnd`)",
                    "reconnect": "the stream's lifetime is over: connect again with Last-Event-ID (`StreamReconnect`)"},
         "statuses": (400, 401, 403, 404, 429, 503),
@@ -144,6 +158,7 @@ def _record_schema() -> dict:
     record = _nullable_as_any_of({k: v for k, v in found.items() if k not in ("$schema", "$id")})
     # the result is the API's Outcome (a named component: generators skip an unnamed object in a union)
     record["properties"]["result"] = {"anyOf": [{"$ref": "#/components/schemas/Outcome"}, {"type": "null"}]}
+    record["properties"]["clock"] = {"anyOf": [{"$ref": "#/components/schemas/ClockSchema"}, {"type": "null"}]}
     return record
 
 
@@ -183,7 +198,7 @@ def _refer(node) -> None:
 
 def extend(schema: dict) -> dict:
     """Add the streams and the error codes' enum to ninja's schema (in place; returned)."""
-    from games.schemas import DOCUMENTED
+    from games.schemas import DOCUMENTED, EVENT_COMPONENTS
 
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for model in (*_SSE_MODELS, *DOCUMENTED.values()):
@@ -191,6 +206,7 @@ def extend(schema: dict) -> dict:
         for name, sub in found.pop("$defs", {}).items():
             components.setdefault(name, sub)
         components[model.__name__] = found
+    components.update(EVENT_COMPONENTS)
     components["MatchRecord"] = _record_schema()
     _refer(schema)
     if "ErrorOut" in components:

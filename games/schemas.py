@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import Annotated, Literal, Union
 
 from ninja import Schema
-from pydantic import ConfigDict, Field, StringConstraints, WithJsonSchema, create_model, model_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+    create_model,
+    model_validator,
+)
+
+from engine import protocol, registry
+from engine.record import STORE_EVENT_KEYS
 
 Code = Annotated[str, StringConstraints(min_length=1, max_length=32)]
 SeatNumber = Annotated[int, Field(ge=0, le=31)]
@@ -202,13 +212,43 @@ GAME_MOVES = {"livol": LivolMove, "uno_flip": FlipMove, "karuselis": KaruselisMo
               "cardavia": CardaviaMove}
 
 
-def _per_game(suffix: str, base: type, field: str, types: dict):
+def title(game: str) -> str:
+    """A game's name as a schema names it: ``uno_flip`` → ``UnoFlip``."""
+    return "".join(part.title() for part in game.split("_"))
+
+
+def _per_game(suffix: str, base: type, field: str, types: dict, default=...):
     """One model per game (``LivolMoveIn``, ``IotaMoveIn``, …): ``base``'s fields, ``game`` (the
-    discriminator: the game's name) and ``field`` of that game's type; their union, discriminated by ``game``."""
-    models = [create_model("".join(part.title() for part in game.split("_")) + suffix, __base__=base,
-                           __doc__=f"{suffix} of a {game} match.", game=(Literal[game], ...), **{field: (kind, ...)})
+    discriminator: the game's name) and ``field`` of that game's type (``default``: a factory when it may
+    be left out); their union, discriminated by ``game``."""
+    models = [create_model(title(game) + suffix, __base__=base, __doc__=f"{suffix} of a {game} match.",
+                           game=(Literal[game], ...),
+                           **{field: (kind, ... if default is ... else Field(default_factory=default(game)))})
               for game, kind in types.items()]
     return Annotated[Union[tuple(models)], Field(discriminator="game")]
+
+
+def _options_model(game: str) -> type:
+    """A game's options as its ``OPTIONS`` declares them (ENGINE.md: "the API its schema from it"): a list
+    of choices, or a whole number between bounds (``engine.core.int_between``); unknown options refused."""
+    fields = {}
+    for option, (default, check) in registry.options(game).items():
+        if isinstance(check, tuple):
+            kind = Literal[check]
+        elif hasattr(check, "low"):
+            kind = Annotated[int, Field(ge=check.low, le=check.high)]
+            if check.none:
+                kind = Union[kind, None]
+        else:
+            raise TypeError(f"{game}'s option {option!r} declares no choices or bounds the API can state")
+        fields[option] = (kind, default)
+    return create_model(f"{title(game)}Options", __config__=ConfigDict(extra="forbid", strict=True),
+                        __doc__=f"The options of a {game} match (each left out: its default).", **fields)
+
+
+#: Each game's options (the challenge's request validates them; answers are documented by them).
+GAME_OPTIONS = {game: _options_model(game) for game in registry.names()}
+GameName = Literal[tuple(registry.names())]
 
 
 class _MoveInBase(Body):
@@ -253,7 +293,6 @@ LegalOut = _per_game("LegalOut", _LegalOutBase, "moves", {game: list[kind] for g
 
 
 # -- Typed answers (issue 26 item 2) -------------------------------------------------------------------------
-GameName = Literal["cardavia", "iota", "karuselis", "livol", "uno_flip"]
 MatchStatus = Literal["waiting", "running", "finished", "aborted", "cancelled"]
 SeatStatus = Literal["invited", "seated", "joined", "declined"]
 TimeoutRule = Literal["bot", "forfeit"]
@@ -379,7 +418,11 @@ class CardaviaView(_View):
     round: int
     face_up: list[str | None]
     revealed: list[str | None]
-    log: list[dict]
+    #: this deal's asks, swaps and refusals as the seat may know them (events: ``CardaviaEventPayload``)
+    log: Annotated[list[dict], WithJsonSchema({"type": "array", "items": {DOCUMENTED_AS: "CardaviaEventPayload"}})]
+    #: the deal before's, while its end is shown
+    last_log: Annotated[list[dict], WithJsonSchema({"type": "array", "items": {DOCUMENTED_AS: "CardaviaEventPayload"}})
+                        ] | None = None
 
 
 class _ViewOutBase(Schema):
@@ -394,3 +437,73 @@ GAME_VIEWS = {"livol": LivolView, "uno_flip": UnoFlipView, "karuselis": Karuseli
 #: Answered as the engine builds it (no key added, dropped or changed), documented per game.
 ViewOut = _per_game("ViewOut", _ViewOutBase, "view",
                     {game: Annotated[dict, _schema_only(view)] for game, view in GAME_VIEWS.items()})
+
+
+# -- Event payloads, per game and event type (issue 26 item 2), from the engine's declarations ----------------
+#: JSON Schema components written as such (``games.openapi`` adds them): each game's events.
+EVENT_COMPONENTS: dict[str, dict] = {}
+_PLACEMENT = {"type": "object", "additionalProperties": False, "required": ["card", "x", "y"],
+              "properties": {"card": {"type": "string"}, "x": {"type": "integer"}, "y": {"type": "integer"}}}
+_PLAYER = {"type": "object", "additionalProperties": False, "required": ["seat", "name", "kind", "bot"],
+           "properties": {"seat": {"type": "integer"}, "name": {"type": "string"},
+                          "kind": {"type": "string", "enum": ["person", "bot"]},
+                          "bot": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
+_SIMPLE = {"int": {"type": "integer"}, "str": {"type": "string"}, "bool": {"type": "boolean"}, "null": {"type": "null"},
+           "placement": _PLACEMENT, "player": _PLAYER}
+
+
+def _kind_schema(kind: str, game: str) -> dict:
+    """The JSON Schema of one declared key type (``engine.protocol``'s vocabulary)."""
+    choices = protocol.split(kind)
+    if len(choices) > 1:
+        return {"anyOf": [_kind_schema(choice, game) for choice in choices]}
+    if kind in _SIMPLE:
+        return dict(_SIMPLE[kind])
+    if kind == "options":
+        return {"$ref": f"#/components/schemas/{title(game)}Options"}
+    if kind == "clock":
+        return {"$ref": "#/components/schemas/ClockSchema"}
+    if kind.startswith("[") and kind.endswith("]"):
+        return {"type": "array", "items": _kind_schema(kind[1:-1], game)}
+    raise ValueError(f"not a declared event type: {kind!r}")
+
+
+def _event_components(game: str) -> None:
+    """``<Game><EventType>`` for each payload (the game's ``EVENTS`` and the store's), their union
+    ``<Game>EventPayload`` discriminated by ``type``, and ``<Game>Event``: one event as a feed gives it."""
+    import importlib
+
+    declared = {**importlib.import_module(f"engine.{game}").EVENTS, **STORE_EVENT_KEYS}
+    mapping = {}
+    for kind, keys in sorted(declared.items()):
+        name = title(game) + title(kind)
+        assert name not in EVENT_COMPONENTS, name
+        properties = {"type": {"type": "string", "const": kind}}
+        properties.update({key.rstrip("?"): _kind_schema(of, game) for key, of in keys.items()})
+        EVENT_COMPONENTS[name] = {
+            "title": name, "type": "object", "additionalProperties": False, "properties": properties,
+            "required": ["type", *(key for key in keys if not key.endswith("?"))],
+            "description": f"``{kind}`` in a {game} match (a key that may be absent is one the rules hide from "
+                           f"your seat while the match runs, or one only some of these events have)."}
+        mapping[kind] = f"#/components/schemas/{name}"
+    EVENT_COMPONENTS[f"{title(game)}EventPayload"] = {
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping}}
+    EVENT_COMPONENTS[f"{title(game)}Event"] = {
+        "title": f"{title(game)}Event", "type": "object", "description": f"An event of a {game} match, as your "
+        "seat may know it (``payload``: the event itself, with what the rules hide from you left out).",
+        "properties": {"seq": {"type": "integer"}, "type": {"type": "string", "enum": sorted(declared)},
+                       "seat": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                       "payload": {"$ref": f"#/components/schemas/{title(game)}EventPayload"},
+                       "created_at": {"type": "string"}},
+        "required": ["seq", "type", "payload", "created_at"]}
+
+
+for _game in registry.names():
+    _event_components(_game)
+
+
+def documented(name: str, *, many: bool = False) -> WithJsonSchema:
+    """A field answered as the JSON it is, documented as the component ``name`` (a list of it: ``many``)."""
+    item = {DOCUMENTED_AS: name}
+    return WithJsonSchema({"type": "array", "items": item} if many else item)

@@ -314,11 +314,11 @@ async def match_stream(request, match_id: int):
     if refused is not None:
         return refused
     after = _position(request)
-    frames = _match_frames(match.pk, seat, after, account, getattr(request, "stream_token", None))
+    frames = _match_frames(match.pk, match.game, seat, after, account, getattr(request, "stream_token", None))
     return _stream_response(_capped(frames, account, address))
 
 
-async def _match_frames(match_id: int, seat, after: int, user_id: int, token_hash: str | None):
+async def _match_frames(match_id: int, game: str, seat, after: int, user_id: int, token_hash: str | None):
     from games import selectors
     from games.models import Match
 
@@ -331,7 +331,7 @@ async def _match_frames(match_id: int, seat, after: int, user_id: int, token_has
 
     pubsub = await _subscribe(_channel("match", match_id))
     try:
-        yield _frame({"match": match_id, "seat": seat, "after": after}, event="hello")
+        yield _frame({"match": match_id, "game": game, "seat": seat, "after": after}, event="hello")
         while True:
             read = await _reading(new_events)(after)
             if read is None:  # the token was deleted or the account deactivated

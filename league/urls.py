@@ -9,10 +9,18 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.throttling import BaseThrottle
 
-from engine import IllegalMove
+from engine import IllegalMove, registry
 from games import streams
-from league import health, views as league_views
-from games.errors import DomainError, NotSignedIn, RateLimited, RequestTooLarge, http_error
+from games.errors import (
+    DomainError,
+    NotSignedIn,
+    RateLimited,
+    RequestTooLarge,
+    http_error,
+)
+from league import health
+from league import views as league_views
+
 
 class RateThrottle(BaseThrottle):
     """Requests per account (or per address for nobody signed in) in a fixed window, counted with one
@@ -95,11 +103,19 @@ def validation_error(request, exc):
     move_at_fault = any("move" in list(e.get("loc", ()))[2:4] for e in exc.errors)
     no_game = any(e.get("type") in ("union_tag_not_found", "union_tag_invalid")
                   and list(e.get("loc", ())) == ["body", "payload"] for e in exc.errors)
-    code = "malformed_move" if move_at_fault or no_game else "malformed_request"
+    a_move = request.path.rstrip("/").endswith("/moves")
+    # a game's options outside what it declares: the same code as the engine's own refusal of them
+    options_at_fault = any(list(e.get("loc", ()))[3:4] == ["options"] for e in exc.errors)
+    code = ("malformed_move" if move_at_fault or (no_game and a_move)
+            else "bad_match_settings" if options_at_fault else "malformed_request")
     details = [{"loc": list(e.get("loc", ()))[:8], "msg": str(e.get("msg", ""))[:200], "type": e.get("type")}
                for e in exc.errors[:20]]  # never the input itself: it may be huge
-    message = (_("Name the match's game in \"game\" beside the move (livol, uno_flip, karuselis, iota or cardavia).")
-               if no_game else _("invalid request"))
+    if no_game and a_move:
+        message = _("Name the match's game in \"game\" beside the move (livol, uno_flip, karuselis, iota or cardavia).")
+    elif no_game:
+        message = _("Name one of the games in \"game\": %(games)s.") % {"games": ", ".join(registry.names())}
+    else:
+        message = _("invalid request")
     return _error(request, code, str(message), 400, errors=details)
 
 

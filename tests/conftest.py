@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 
-
 import pytest  # noqa: E402
 
 REQUIRE = os.environ.get("CARDLEAGUE_REQUIRE_SERVICES") == "1"
@@ -194,6 +193,36 @@ class ServerURL(str):
 def asgi_server(django_db_setup, django_db_blocker):
     """The project served by uvicorn (ASGI: the live streams need it) on the test database, with
     Redis pub/sub for the streams. Yields its base URL. Tests using it need a transactional database."""
+    from django.conf import settings
+
+    need(bool(settings.CARDLEAGUE_STREAMS_URL), "the live streams need Redis (STREAMS_URL, CACHE_URL or "
+                                                 "CELERY_BROKER_URL redis://…)")
+    yield from _uvicorn(django_db_blocker, STREAMS_URL=settings.CARDLEAGUE_STREAMS_URL, CARDLEAGUE_STREAM_HEARTBEAT="1")
+
+
+EMBEDDED_PREFIX = "cardleague-embedded-test"
+
+
+@pytest.fixture(scope="session")
+def _embedded_uvicorn(django_db_setup, django_db_blocker):
+    yield from _uvicorn(django_db_blocker, STREAMS_URL="", STREAMS_PREFIX=EMBEDDED_PREFIX, CACHE_URL="",
+                        CELERY_BROKER_URL="memory://", CARDLEAGUE_STREAM_POLL="0.1", CARDLEAGUE_CALL_GRACE_SECONDS="0",
+                        RATE_API_USER="100000/m", RATE_MOVES="100000/m")
+
+
+@pytest.fixture
+def embedded_asgi_server(_embedded_uvicorn, settings):
+    """The project served by uvicorn as ``make run`` serves it: no Redis anywhere (the streams hear the
+    database's notices), bots without a call's grace and no rate a whole match could reach; what the test
+    records is noticed through the database too (as the worker's is under ``make run``). Yields its base
+    URL. A test using it needs a transactional database."""
+    settings.CARDLEAGUE_STREAMS_URL = ""
+    settings.CARDLEAGUE_STREAMS_PREFIX = EMBEDDED_PREFIX
+    return _embedded_uvicorn
+
+
+def _uvicorn(django_db_blocker, **environment):
+    """uvicorn serving the project on the test database with ``environment``; yields its base URL."""
     import subprocess
     import sys
     import threading
@@ -202,13 +231,10 @@ def asgi_server(django_db_setup, django_db_blocker):
 
     from django.conf import settings
 
-    need(bool(settings.CARDLEAGUE_STREAMS_URL), "the live streams need Redis (STREAMS_URL, CACHE_URL or "
-                                                 "CELERY_BROKER_URL redis://…)")
     port = _free_port()
     root = os.path.dirname(os.path.dirname(__file__))
     env = dict(os.environ, DATABASE_URL=_database_url(settings.DATABASES["default"]), DEBUG="1",
-               STREAMS_URL=settings.CARDLEAGUE_STREAMS_URL, CARDLEAGUE_STREAM_HEARTBEAT="1",
-               CELERY_TASK_ALWAYS_EAGER="1", DJANGO_SETTINGS_MODULE="tests.settings")
+               CELERY_TASK_ALWAYS_EAGER="1", DJANGO_SETTINGS_MODULE="tests.settings", **environment)
     proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "league.asgi:application", "--host", "127.0.0.1",
                              "--port", str(port), "--log-level", "warning"], cwd=root, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -221,7 +247,7 @@ def asgi_server(django_db_setup, django_db_blocker):
             urllib.request.urlopen(f"{url}/api/openapi.json", timeout=1)
             break
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.2)  # not answering yet: ask again
     else:
         proc.kill()
         pytest.fail("uvicorn did not start:\n" + "".join(lines[-40:]))

@@ -134,3 +134,31 @@ def test_the_view_answer_names_its_game(iota_match):
     assert answer["game"] == "iota" and answer["view"]["hand"] and "grid" in answer["view"]
     spectator = client.get(f"/api/matches/{match.pk}/spectate").json()
     assert spectator["game"] == "iota" and spectator["view"]["hand"] == []
+
+
+@pytest.mark.parametrize("options", [{"target": 10**30}, {"target": "500"}, {"colour": "R"}])
+def test_a_challenges_options_outside_the_games_declaration_are_refused_naming_the_option(db, django_user_model,
+                                                                                          options):
+    challenger = django_user_model.objects.create_user(username="challenger", password="x")
+    django_user_model.objects.create_user(username="rival", password="x")
+    client = Client()
+    client.force_login(challenger)
+    response = client.post("/api/challenges", {"game": "livol", "opponents": ["rival"], "options": options},
+                           content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "bad_match_settings"
+    assert response.json()["errors"][0]["loc"] == ["body", "payload", "livol", "options", next(iter(options))]
+    assert not Match.objects.exists()
+
+
+def test_a_challenge_takes_its_games_options_and_answers_them_played(db, django_user_model):
+    challenger = django_user_model.objects.create_user(username="challenger", password="x")
+    django_user_model.objects.create_user(username="rival", password="x")
+    client = Client()
+    client.force_login(challenger)
+    response = client.post("/api/challenges", {"game": "karuselis", "opponents": ["rival"],
+                                               "options": {"deck": "small"}}, content_type="application/json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["game"] == "karuselis" and response.json()["options"]["deck"] == "small"
+    unknown = client.post("/api/challenges", {"game": "chess", "opponents": ["rival"]}, content_type="application/json")
+    assert unknown.status_code == 400 and unknown.json()["code"] == "malformed_request"
+    assert "karuselis" in unknown.json()["message"]

@@ -9,10 +9,12 @@ import hashlib
 import importlib
 import json
 import os
+import queue
 import random
 import secrets
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import httpx
@@ -173,8 +175,124 @@ def test_a_match_of_every_game_is_played_to_its_end_through_the_generated_client
     assert ended.result.ranking == match.result["ranking"]
     from engine.verify import verify_record
 
+    every = module(generated, "api.matches.match_events").sync_detailed(match.pk, client=client)
+    assert every.parsed.game == name
+    assert every.parsed.to_dict() == json.loads(every.content)  # every event typed, no key dropped or changed
     record = module(generated, "api.matches.match_record").sync(match.pk, client=client)
     assert verify_record(record.to_dict()).ok  # the typed record, back to JSON, verifies offline
+
+
+class Following:
+    """A live stream (Server-Sent Events) read in its own thread, each frame (``{"event", "data", "id"}``)
+    put on a queue, as an outside bot follows one."""
+
+    def __init__(self, url: str, key: str):
+        self.http = httpx.Client(timeout=httpx.Timeout(60, read=60))
+        self.frames: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, args=(url, key), daemon=True).start()
+
+    def _read(self, url: str, key: str) -> None:
+        try:
+            with self.http.stream("GET", url, headers={"Authorization": f"Bearer {key}"}) as response:
+                if response.status_code != 200:
+                    self.frames.put({"event": "refused", "data": response.read().decode()})
+                    return
+                current: dict = {}
+                for line in response.iter_lines():
+                    if line.startswith("id: "):
+                        current["id"] = int(line[4:])
+                    elif line.startswith("event: "):
+                        current["event"] = line[7:]
+                    elif line.startswith("data: "):
+                        current["data"] = json.loads(line[6:])
+                    elif line == "" and current:
+                        self.frames.put(current)
+                        current = {}
+        except (httpx.HTTPError, RuntimeError) as exc:  # closed by the test, or the server went away
+            self.frames.put({"event": "closed", "data": str(exc)})
+
+    def next(self) -> dict:
+        """The next frame (a minute at most: a stream that says nothing for that long has failed)."""
+        try:
+            frame = self.frames.get(timeout=60)
+        except queue.Empty:
+            raise AssertionError("the stream said nothing for a minute") from None
+        assert frame["event"] not in ("refused", "closed"), frame
+        return frame
+
+    def until(self, wanted) -> dict:
+        """The first frame from now on for which ``wanted(frame)`` is true."""
+        while not wanted(frame := self.next()):
+            pass
+        return frame
+
+    def close(self) -> None:
+        self.http.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("name", registry.names())
+def test_an_outside_bot_plays_every_game_from_the_streams_alone_on_the_embedded_default(
+        generated, embedded_asgi_server, django_user_model, name):
+    """The loop an outside bot is built around, with no polling: its account stream says a match started;
+    it follows the match's stream; it reads its legal moves only when it has just moved or the stream
+    brought an event, and every event the stream brings parses as its game's typed event unchanged."""
+    from games.schemas import title
+
+    models = module(generated, "models")
+    match_legal = module(generated, "api.matches.match_legal")
+    match_move = module(generated, "api.matches.match_move")
+    person = django_user_model.objects.create_user(username=f"outsider-{name}", password="x")
+    key = secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=person, name="bot", key_hash=hashlib.sha256(key.encode()).hexdigest())
+    client = generated.AuthenticatedClient(base_url=embedded_asgi_server, token=key, raise_on_unexpected_status=True)
+    account = Following(f"{embedded_asgi_server}/api/stream", key)
+    account.until(lambda frame: frame["event"] == "hello")
+    short = {option: check.low for option, (_default, check) in registry.options(name).items() if option == "target"}
+    seats = max(registry.get(name).MIN_SEATS, 2)
+    match = match_create(game=name, seats=[SeatSpec(user=person)] + [SeatSpec(bot="random")] * (seats - 1),
+                         seed=f"streams-{name}", options=short)
+    # the account stream says the match started (or that it is the bot's turn in it)
+    account.until(lambda frame: frame["event"] in ("match_started", "your_turn")
+                  and frame["data"].get("match") == match.pk)
+    feed = Following(f"{embedded_asgi_server}/api/matches/{match.pk}/stream?seat=0", key)
+    assert feed.until(lambda frame: frame["event"] == "hello")["data"]["game"] == name
+    typed_event = getattr(models, f"{title(name)}Event")
+    rng, stale_sent, events_seen, reads = random.Random(name), False, 0, 0
+    try:
+        while True:
+            legal = match_legal.sync(match.pk, client=client)
+            reads += 1
+            if legal.moves:
+                # as a simple bot plays: a card onto the table when it can (a random walk of draws is long)
+                playing = [m for m in legal.moves if m.to_dict()["type"] in ("play", "capture", "build", "sweep")]
+                choice = rng.choice(playing or legal.moves)
+                if not stale_sent and legal.seq > 1:
+                    refused = match_move.sync(match.pk, client=client,
+                                              body=typed_move(generated, name, choice, expected_seq=legal.seq - 1))
+                    assert isinstance(refused, models.ErrorOut) and refused.code.value == "stale_seq"
+                    stale_sent = True
+                    continue
+                answer = match_move.sync(match.pk, client=client,
+                                         body=typed_move(generated, name, choice, expected_seq=legal.seq))
+                assert not isinstance(answer, models.ErrorOut), answer
+                continue
+            # nothing to do: wait for the stream's next frame (never a poll)
+            frame = feed.next()
+            if frame["event"] == "end":
+                break
+            if frame["event"] == "match_event":
+                assert typed_event.from_dict(frame["data"]).to_dict() == frame["data"]  # typed, nothing dropped
+                events_seen += 1
+        finished = account.until(lambda frame: frame["event"] == "match_finished"
+                                 and frame["data"].get("match") == match.pk)
+    finally:
+        feed.close()
+        account.close()
+    match.refresh_from_db()
+    assert match.has_ended and stale_sent and events_seen > 0
+    print(f"{name}: {reads} reads of the legal moves, {events_seen} events from the stream")
+    assert finished["data"]["ranking"] == match.result["ranking"]
 
 
 def test_a_challenge_is_withdrawn_and_a_restarted_client_finds_its_running_match(generated, person,
@@ -187,8 +305,9 @@ def test_a_challenge_is_withdrawn_and_a_restarted_client_finds_its_running_match
     account_matches = module(generated, "api.account.account_matches")
     django_user_model.objects.create_user(username="rival", password="x")
     client = api_client(generated, person)
-    body = models.ChallengeIn.from_dict({"game": "iota", "opponents": ["rival"]})
+    body = models.IotaChallengeIn.from_dict({"game": "iota", "opponents": ["rival"], "options": {"variant": "short"}})
     first = challenge.sync(client=client, body=body)
+    assert isinstance(first.options, models.IotaOptions) and first.options.variant.value == "short"
     withdrawn = withdraw.sync(first.id, client=client)
     assert withdrawn.status == "aborted"
     second = challenge.sync(client=client, body=body)
@@ -214,6 +333,37 @@ def test_the_schema_is_valid_and_names_every_error_code_and_stream(db):
     events = schema["paths"]["/api/stream"]["get"]["responses"]["200"]["x-sse-events"]
     assert {"invited", "challenge_declined", "challenge_withdrawn", "match_started", "match_finished",
             "your_turn"} <= set(events)
+
+
+def _untyped(node, where: str = "") -> list[str]:
+    """The places in a schema that answer an object with nothing said of its keys."""
+    found = []
+    if isinstance(node, dict):
+        if (node.get("type") == "object" and not node.get("properties")
+                and not isinstance(node.get("additionalProperties"), dict)):
+            found.append(where)
+        for key, value in node.items():
+            found += _untyped(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += _untyped(value, f"{where}[{i}]")
+    return found
+
+
+def test_no_answer_is_an_untyped_object_where_a_game_schema_exists(db):
+    """Options, views, legal moves, events and their payloads are typed per game; the one exception is the
+    portable record's own schema (``engine/match-record.schema.json``, the offline verifier's): a record's
+    moves and payloads are checked by replaying them, and ``events`` answers each typed."""
+    schema = Client().get("/api/openapi.json").json()
+    untyped = _untyped(schema)
+    assert [where for where in untyped if not where.startswith("/components/schemas/MatchRecord/")] == []
+    components = schema["components"]["schemas"]
+    for name in registry.names():
+        prefix = "".join(part.title() for part in name.split("_"))
+        for typed in (f"{prefix}Options", f"{prefix}View", f"{prefix}Event", f"{prefix}EventPayload",
+                      f"{prefix}MoveIn", f"{prefix}LegalOut", f"{prefix}MatchOut", f"{prefix}EventsOut"):
+            assert typed in components, typed
+    assert components["LivolOptions"]["properties"]["target"]["maximum"] == registry.options("livol")["target"][1].high
 
 
 def test_the_readme_lists_every_error_code_from_the_one_table():
