@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from games.models import BOT_CHOICES, GAME_LABELS, game_choices
+from games.models import BOT_CHOICES, GAME_LABELS, bot_choices, game_choices
 
 #: Seats a new match starts with, per game.
 DEFAULT_SEATS = {"livol": 3, "uno_flip": 3, "karuselis": 2, "iota": 2, "cardavia": 4}
@@ -221,6 +221,10 @@ class NewMatchForm(forms.Form):
         options_form = self.game_forms[game]
         if not options_form.is_valid():
             raise forms.ValidationError(_("Check the %(game)s options below.") % {"game": GAME_LABELS[game]})
+        levels = dict(bot_choices(game))
+        if data.get("bot") and data["bot"] not in levels:
+            raise forms.ValidationError(gettext("%(game)s has no bots of that level: choose %(levels)s.")
+                                        % {"game": GAME_LABELS[game], "levels": ", ".join(map(str, levels.values()))})
         seats = options_form.cleaned_data["seats"]
         options = options_form.options()
         problem = options_problem(game, seats, options)

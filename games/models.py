@@ -29,6 +29,13 @@ BOT_LEVELS = {"random": _("random"), "greedy": _("greedy"), "search-easy": _("se
               "search": _("searching"), "search-strong": _("searching, strong")}
 BOT_CHOICES = list(BOT_LEVELS.items())
 
+
+def bot_choices(game: str) -> list[tuple[str, str]]:
+    """The levels ``game`` has bots for (``engine.bots.levels_for``), weakest first, as a person reads them."""
+    from engine.bots import levels_for
+
+    return [(level, BOT_LEVELS.get(level, level)) for level in levels_for(game)]
+
 # The store's own events (not the engine's: never folded, never replayed by ``play``); named
 # once, in engine.record, so that the offline verifier knows them too.
 from engine.record import (BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED,  # noqa: E402,F401

@@ -39,7 +39,7 @@ from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from games.errors import DomainError
 from games.forms import CLOCK_CHOICES, CLOCKS, clock_preset
-from games.models import BOT_CHOICES, Match
+from games.models import Match, bot_choices
 from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
 from league import selectors, services
@@ -433,9 +433,15 @@ class TournamentForm(ClockForm):
 
 
 class BotsForm(forms.Form):
+    """How many bots, and their level: only the levels the tournament's game has (``bot_choices``)."""
     count = forms.IntegerField(label=_("how many bots"), min_value=1, max_value=256, initial=8)
-    policy = forms.ChoiceField(label=_("policy"), choices=[("mixed", _("mixed (greedy and random)"))]
-                               + BOT_CHOICES, initial="greedy")
+    policy = forms.ChoiceField(label=_("policy"), initial="greedy")
+
+    def __init__(self, *args, game: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        levels = bot_choices(game)
+        mixed = [("mixed", _("mixed (greedy and random)"))] if {"greedy", "random"} <= dict(levels).keys() else []
+        self.fields["policy"].choices = mixed + levels
 
 
 def csv_download(rows: list[list], filename: str) -> HttpResponse:
@@ -706,7 +712,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         tournament = get_object_or_404(self.get_queryset(request), pk=tournament_id)
         if not self.has_change_permission(request, tournament):
             raise PermissionDenied
-        form = BotsForm(request.POST or None)
+        form = BotsForm(request.POST or None, game=tournament.game)
         if request.method == "POST" and form.is_valid():
             try:
                 added = services.bots_add(tournament_id=tournament.pk, count=form.cleaned_data["count"],

@@ -43,6 +43,15 @@ def policies_for(game: str) -> dict:
     return found
 
 
+def levels_for(game: str) -> tuple[str, ...]:
+    """The levels of ``POLICY_NAMES`` that ``game`` has bots for, weakest first: ``random`` for every game,
+    ``greedy`` where the game's bots module declares it, the searching levels where ``search`` knows the
+    game. Whoever offers or seats a bot offers only these: a level a game lacks is refused, never played
+    as another level under its name."""
+    have = policies_for(game)
+    return tuple(level for level in POLICY_NAMES if level in have)
+
+
 def choose(game: str, policy: str, view: dict, legal: list[dict],
            rng: _random.Random, must_act: bool) -> dict | None:
     if not legal:

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from engine.bots import BOTS_KEYED_BY_SECRET, POLICY_NAMES, bot_key
+from engine.bots import BOTS_KEYED_BY_SECRET, POLICY_NAMES, bot_key, levels_for
 from engine.core import is_contribution, match_seed, server_contribution
 from engine.record import SEAT_FORFEITED
 from games import publish, store
@@ -91,6 +91,9 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
     from games.services.clocks import check_clock
 
     engine_game = registry.get(game)
+    missing = sorted({s.bot for s in seats if s.bot and s.bot not in levels_for(game)})
+    if missing:
+        raise ValueError(f"{game} has no {', '.join(missing)} bots (it has {', '.join(levels_for(game))})")
     people = [s.user.pk for s in seats if s.user is not None]
     if len(set(people)) != len(people):
         raise SeatedTwice()

@@ -20,6 +20,7 @@ The life of a round:
    it and pair the next round — exactly once, whoever gets there first.
 """
 from league.services.errors import (LeagueError, InvalidTournament, NotTakingEntries, AlreadyEntered, OwnBotEntered,
+                                    NoSuchBotLevel,
                                     RoundNotClosed, TournamentFinished,
                                     NotEnoughPlayers, AlreadyWithdrawn,
                                     WaitingForPeople, NothingToRemind, RemindedRecently)
@@ -43,7 +44,8 @@ __all__ = [
     "TooManyTokens", "personal_token_create", "InviteUnusable", "NameTaken", "NotYourBot", "NotYourToken", "TooManyBots", "api_token_revoke", "bot_account_create", "bot_token_create", "club_invite_create", "club_join", "person_signup", "profile_update",
     "round_notify", "turn_notify", "REMIND_EVERY", "reminder_mail", "seat_remind", "NothingToRemind",
     "RemindedRecently", "LEAGUE_CLOCK",
-    "LeagueError", "InvalidTournament", "NotTakingEntries", "AlreadyEntered", "OwnBotEntered", "RoundNotClosed",
+    "LeagueError", "InvalidTournament", "NotTakingEntries", "AlreadyEntered", "OwnBotEntered", "NoSuchBotLevel",
+    "RoundNotClosed",
     "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople", "inline_execution",
     "club_create", "league_create", "season_create", "player_for_user", "player_bot_create", "bots_ensure",
     "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "Rules",

@@ -76,6 +76,12 @@ class SeededWithPeople(LeagueError):
                 "every deal in advance.")
 
 
+class NoSuchBotLevel(LeagueError):
+    code = "no_such_bot_level"
+    status = 409
+    message = _("The tournament's game has no bots of that level: a bot plays only the levels its game has.")
+
+
 class OwnBotEntered(LeagueError):
     code = "own_bot_entered"
     status = 409

@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from engine.bots import policies_for
 from games import publish
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
@@ -260,10 +259,6 @@ def round_start(*, round_id: int) -> Round:
     return rnd
 
 
-def _policy(game: str, policy: str) -> str:
-    return policy if policy in policies_for(game) else "random"
-
-
 @transaction.atomic
 def table_match_create(*, table_id: int) -> Match | None:
     """The table's match, created once under the table's row lock (None: no match to play). Its secret
@@ -283,7 +278,7 @@ def table_match_create(*, table_id: int) -> Match | None:
     for s in playing:
         player = s.entrant.player
         if player.is_bot:
-            specs.append(SeatSpec(bot=_policy(tournament.game, player.bot_policy), name=player.name))
+            specs.append(SeatSpec(bot=player.bot_policy, name=player.name))
         else:
             # they entered the tournament: seated without asking, they take the seat by opening the match
             specs.append(SeatSpec(user=player.user, name=player.name, seated=True))

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from engine.bots import levels_for
 from games.models import Match
 from games.services import match_abort
 from league.models import (Entrant, Folded, League, PlayerProfile, Round, Season,
                            TableSeat, Tournament, Withdrawal)
 from league.services.clubs import bots_ensure
-from league.services.errors import (AlreadyEntered, AlreadyWithdrawn, InvalidTournament, NotTakingEntries,
-                                    OwnBotEntered, TournamentFinished)
+from league.services.errors import (AlreadyEntered, AlreadyWithdrawn, InvalidTournament, NoSuchBotLevel,
+                                    NotTakingEntries, OwnBotEntered, TournamentFinished)
 from league.services.rounds import table_record
 
 
@@ -55,6 +56,9 @@ def entrant_add(*, tournament_id: int, player_id: int) -> Entrant:
         raise AlreadyEntered()
     if _owner_and_bot(tournament, player_id):
         raise OwnBotEntered()
+    if PlayerProfile.objects.filter(pk=player_id).exclude(bot_policy="").exclude(
+            bot_policy__in=levels_for(tournament.game)).exists():
+        raise NoSuchBotLevel()
     seed = tournament.entrants.count() + 1
     try:
         with transaction.atomic():

@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from engine import registry
-from engine.bots import POLICY_NAMES
+from engine.bots import POLICY_NAMES, levels_for
 from games.models import GAME_LABELS
 from league import services
 from league.management.commands._common import domain_errors, progress_text, standings_text
@@ -90,6 +90,10 @@ class Command(BaseCommand):
             key, _, value = item.partition("=")
             options[key] = int(value) if value.lstrip("-").isdigit() else value
         seats = o["seats"] or max(2, registry.get(game).MIN_SEATS)
+        levels = levels_for(game)
+        offered = (*levels, "mixed") if {"greedy", "random"} <= set(levels) else levels
+        if o["policy"] not in offered:
+            raise CommandError(f"{game} has no {o['policy']} bots: choose from {', '.join(offered)}")
         if o["seed"] is not None and not o["seed"]:
             raise CommandError("--seed needs a non-empty text")
         with domain_errors():
