@@ -184,9 +184,16 @@ SCHEMA_PATH = Path(__file__).with_name("match-record.schema.json")
 
 
 @lru_cache(maxsize=1)
+def _schema_text() -> str:
+    return SCHEMA_PATH.read_text(encoding="utf-8")
+
+
 def record_schema() -> dict:
-    """The record's JSON Schema (``engine/match-record.schema.json``)."""
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    """The record's JSON Schema: ``engine/match-record.schema.json``, with ``game`` an enum of the games
+    of ``engine.registry`` (read when asked, so that a new game's record is valid with no list to edit)."""
+    schema = json.loads(_schema_text())
+    schema["properties"]["game"]["enum"] = list(registry.names())
+    return schema
 
 
 def shape_problem(record: dict) -> str | None:

@@ -149,12 +149,9 @@ STREAMS = {
 
 def _record_schema() -> dict:
     """``engine/match-record.schema.json`` (the offline verifier's own), as an OpenAPI component."""
-    import json
-    from pathlib import Path
+    from engine.verify import record_schema
 
-    import engine
-
-    found = json.loads((Path(engine.__file__).parent / "match-record.schema.json").read_text())
+    found = record_schema()
     record = _nullable_as_any_of({k: v for k, v in found.items() if k not in ("$schema", "$id")})
     # the result is the API's Outcome (a named component: generators skip an unnamed object in a union)
     record["properties"]["result"] = {"anyOf": [{"$ref": "#/components/schemas/Outcome"}, {"type": "null"}]}

@@ -14,11 +14,11 @@ import jsonschema
 import pytest
 
 from engine.core import match_seed, server_contribution
-from engine.verify import supported_versions, verify_record
+from engine.verify import record_schema, supported_versions, verify_record
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = sorted((ROOT / "tests" / "fixtures" / "records").glob("*.json"))
-SCHEMA = json.loads((ROOT / "engine" / "match-record.schema.json").read_text(encoding="utf-8"))
+SCHEMA = record_schema()
 
 
 def load(name: str) -> dict:
@@ -43,6 +43,23 @@ def test_every_golden_record_verifies_and_follows_the_schema(path):
     report = verify_record(record)
     assert report.ok, report.headline
     assert record["rules_version"] in supported_versions(record["game"])
+
+
+def test_the_record_schema_lists_the_registered_games_so_a_new_game_needs_no_list_edited(monkeypatch):
+    """The schema's ``game`` enum is the registry's games, read when asked: a sixth game's record is valid
+    as soon as the game is registered, and a record of a game the registry lacks is refused by the schema
+    as it is by the verifier."""
+    from engine import registry
+
+    record = load(RECORDS[0].stem)
+    assert record_schema()["properties"]["game"]["enum"] == list(registry.names())
+    monkeypatch.setattr(registry, "GAME_NAMES", (*registry.GAME_NAMES, "sixth"))
+    assert "sixth" in record_schema()["properties"]["game"]["enum"]
+    jsonschema.validate({**record, "game": "sixth"}, record_schema())
+    monkeypatch.undo()
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**record, "game": "sixth"}, record_schema())
+    assert not verify_record({**record, "game": "sixth"}).ok
 
 
 def test_the_seed_is_the_secret_together_with_every_seats_value():

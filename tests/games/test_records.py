@@ -14,12 +14,13 @@ from django.test import Client
 
 import pytest
 
+from engine.verify import record_schema
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
 from games import services
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = json.loads((ROOT / "engine" / "match-record.schema.json").read_text(encoding="utf-8"))
+SCHEMA = record_schema()
 
 
 def _finished(people):
