@@ -23,8 +23,13 @@ def get(name: str):
     return importlib.import_module(f"engine.{name}").game
 
 
+def module(name: str):
+    """The module of ``name`` (its declarations: ``OPTIONS``, ``EVENTS``, …); ``KeyError`` for an unknown game."""
+    get(name)
+    return importlib.import_module(f"engine.{name}")
+
+
 def options(name: str) -> dict:
     """The options ``name`` takes (its module's ``OPTIONS``): each name maps to ``(default, check)``, the
     check a tuple of the allowed values or a predicate (``core.int_between`` keeps its ``low``/``high``)."""
-    get(name)
-    return importlib.import_module(f"engine.{name}").OPTIONS
+    return module(name).OPTIONS

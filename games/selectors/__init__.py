@@ -145,13 +145,19 @@ def _cv_card(code: str) -> dict:
             "slug": code.lower()}
 
 
-CARD_MAKERS = {"livol": _livol_card, "karuselis": _k_card, "iota": _iota_card, "cardavia": _cv_card}
+def _uf_any(code: str, side: str = "light") -> dict:
+    """UNO FLIP: a face code, or a physical card ``light/dark`` shown on ``side``."""
+    return _uf_card(code, side) if "/" in code else _uf_face(code)
+
+
+CARD_MAKERS = {"livol": _livol_card, "uno_flip": _uf_any, "karuselis": _k_card, "iota": _iota_card,
+               "cardavia": _cv_card}
 
 
 def card(game: str, code: str, side: str = "light") -> dict:
     """One card as the templates draw it (UNO FLIP: a face code, or a physical ``light/dark``)."""
     if game == "uno_flip":
-        return _uf_card(code, side) if "/" in code else _uf_face(code)
+        return _uf_any(code, side)
     return CARD_MAKERS[game](code)
 
 
