@@ -150,9 +150,16 @@ def server_contribution(secret: str, seat: int) -> str:
     return hmac.new(secret.encode("utf-8"), f"seat:{seat}".encode("ascii"), hashlib.sha256).hexdigest()[:32]
 
 
+#: A seat's contribution is this many lowercase hex digits, at least and at most (the one rule: the API's
+#: schema, the pages and the verifier read it from here).
+CONTRIBUTION_DIGITS = (16, 128)
+CONTRIBUTION_PATTERN = r"^[0-9a-f]{%d,%d}$" % CONTRIBUTION_DIGITS
+
+
 def is_contribution(value) -> bool:
     """A seat's contribution: 16 to 128 hex digits (a browser sends 32, from crypto.getRandomValues)."""
-    return type(value) is str and 16 <= len(value) <= 128 and all(c in "0123456789abcdef" for c in value)
+    low, high = CONTRIBUTION_DIGITS
+    return type(value) is str and low <= len(value) <= high and all(c in "0123456789abcdef" for c in value)
 
 
 def shuffled(seed: str, counter: int, items: Sequence) -> list:

@@ -197,8 +197,9 @@ class NewMatchForm(forms.Form):
     clock = forms.ChoiceField(label=_("Clock"), choices=CLOCK_CHOICES, required=False,
                               help_text=_("When time runs out, a bot makes the move; three in a row and the seat "
                                           "is given up."))
-    # the random value this browser drew for the shuffle (crypto.getRandomValues); empty without script
-    entropy = forms.RegexField(regex=r"^[0-9a-f]{16,128}$", required=False, widget=forms.HiddenInput)
+    # the random value this browser drew for the shuffle (crypto.getRandomValues); empty without script, and
+    # a broken one is not an error: the server contributes instead (``games.params.entropy``)
+    entropy = forms.CharField(required=False, max_length=1000, strip=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)

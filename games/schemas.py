@@ -20,13 +20,14 @@ from pydantic import (
 )
 
 from engine import protocol, registry
+from engine.core import CONTRIBUTION_PATTERN
 from engine.record import STORE_EVENT_KEYS
 
 Code = Annotated[str, StringConstraints(min_length=1, max_length=32)]
 SeatNumber = Annotated[int, Field(ge=0, le=31)]
 Coordinate = Annotated[int, Field(ge=-200, le=200)]
 Position = Annotated[int, Field(ge=0, le=2**31 - 1)]
-Entropy = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16,128}$")]
+Entropy = Annotated[str, StringConstraints(pattern=CONTRIBUTION_PATTERN)]
 #: A username as Django's default validator allows it (letters, digits and @.+-_).
 Username = Annotated[str, StringConstraints(min_length=1, max_length=150, pattern=r"^[\w.@+-]+$")]
 

@@ -12,6 +12,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
+from games import params
 from games.params import count
 from games import selectors, services, streams
 from games.access import access_match, access_seat, moves_rate_check, seats_of
@@ -73,7 +74,7 @@ def match_new(request):
         form.add_error(None, exc.message)
         return render(request, "games/home.html", {"form": form}, status=exc.status)
     # the creator sits down with their browser's random value; the people they name are invited
-    people = ([SeatSpec(user=request.user, entropy=data["entropy"] or None)]
+    people = ([SeatSpec(user=request.user, entropy=params.entropy(data["entropy"]))]
               + [SeatSpec(user=u, invite=True) for u in data["people_users"]])
     seats = people + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - len(people))]
     match = services.match_create(game=data["game"], seats=seats, options=form.options(), created_by=request.user,
@@ -271,10 +272,8 @@ def favicon(request):
 @_domain
 def match_join(request, match_id: int):
     """Accept an invitation, or take the seat a tournament gave you, with this browser's random value."""
-    entropy = request.POST.get("entropy") or None
-    if entropy is not None and not (len(entropy) <= 128 and all(c in "0123456789abcdef" for c in entropy)):
-        entropy = None  # a broken value from the page: the server contributes instead
-    services.seat_join(match_id=access_match(request.user, match_id).pk, user=request.user, entropy=entropy)
+    services.seat_join(match_id=access_match(request.user, match_id).pk, user=request.user,
+                       entropy=params.entropy(request.POST.get("entropy")))
     return redirect("match_play", match_id=match_id)
 
 

@@ -55,6 +55,20 @@ def test_without_script_the_server_contributes_for_the_seat(people):
     assert Event.objects.get(match=match, type="entropy_contributed", seat=1).payload["by"] == "server"
 
 
+@pytest.mark.parametrize("broken", ["abc", "ab" * 65, "AB" * 16, "zz" * 16])
+def test_a_broken_value_from_the_page_is_no_error_the_server_contributes_instead(people, broken):
+    """One rule for a seat's value (``games.params.entropy``): too short, too long, upper case or not hex,
+    the page's join and new-match form go on, and the server contributes for the seat."""
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1], invite=True)])
+    assert signed_in(people[1]).post(f"/matches/{match.pk}/join/", {"entropy": broken}).status_code == 302
+    assert Event.objects.get(match=match, type="entropy_contributed", seat=1).payload["by"] == "server"
+    response = signed_in(people[2]).post("/matches/new/", {"game": "livol", "livol-seats": 2, "bot": "greedy",
+                                                          "livol-variant": "winner_scores", "entropy": broken})
+    assert response.status_code == 302
+    new = Match.objects.exclude(pk=match.pk).get()
+    assert Event.objects.get(match=new, type="entropy_contributed", seat=0).payload["by"] == "server"
+
+
 def test_the_audit_page_and_the_api_name_the_seats_the_server_contributed_for(people):
     """Issue 23 L-16: a seat with no person's value is flagged, and a deal no person's value went into is
     said to be the server's alone."""
