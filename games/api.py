@@ -6,7 +6,6 @@ the browser's session (CSRF-checked, as every cookie-authenticated write must be
 """
 from __future__ import annotations
 
-import json
 from typing import Annotated, Literal
 
 from ninja import Path, Query, Router, Schema, Status
@@ -18,7 +17,7 @@ from pydantic import Field
 from games import records, selectors, services
 from games.access import access_match, access_seat, moves_rate_check, seats_of
 from games.auth import TooManyWrongTokens, needs_scope, token_user
-from games.errors import MalformedRequest, MatchRunning, WrongGame
+from games.errors import MatchRunning, WrongGame
 from games.schemas import (
     GAME_OPTIONS,
     Body,
@@ -306,39 +305,6 @@ def match_events(request, match_id: RowIdPath, seat: SeatQuery = None,
     if seat is not None:
         match, seat = access_seat(request.user, match_id, seat)
     return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat, after=after)}
-
-
-#: A move from a page's form is a small JSON object: this much text and nesting at most.
-MOVE_TEXT_MAX = 4096
-MOVE_DEPTH_MAX = 8
-
-
-def parse_move(text: str) -> dict:
-    """A move from a form field: JSON of an object, else ``MalformedRequest``.
-
-    The text is bounded before it is parsed (its length, and its nesting counted on the brackets),
-    so ``"[" * 100000`` is refused in microseconds instead of raising ``RecursionError``."""
-    if not isinstance(text, str) or len(text) > MOVE_TEXT_MAX or _nesting(text) > MOVE_DEPTH_MAX:
-        raise MalformedRequest()
-    try:
-        move = json.loads(text)
-    except (TypeError, ValueError, RecursionError):
-        raise MalformedRequest() from None
-    if not isinstance(move, dict):
-        raise MalformedRequest()
-    return move
-
-
-def _nesting(text: str) -> int:
-    """The deepest bracket nesting of a JSON text (brackets inside strings count too: an upper bound)."""
-    depth = deepest = 0
-    for ch in text:
-        if ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
 
 
 invitations_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["matches"])

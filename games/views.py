@@ -13,10 +13,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
 from games import params
-from games.params import count
+from games.params import count, parse_move
 from games import selectors, services, streams
 from games.access import access_match, access_seat, moves_rate_check, seats_of
-from games.api import parse_move
 from games.records import match_verify, randomness
 from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
 from games.forms import NewMatchForm
