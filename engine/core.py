@@ -110,9 +110,9 @@ class SeededRandom:
             n = i + 1
             if x >= limits[n]:     # rejected: continue word by word
                 self._pos = start + 8 * k
-                for i in range(i, 0, -1):
-                    j = self.randbelow(i + 1)
-                    out[i], out[j] = out[j], out[i]
+                for m in range(i, 0, -1):
+                    j = self.randbelow(m + 1)
+                    out[m], out[j] = out[j], out[m]
                 return out
             j = x % n
             out[i], out[j] = out[j], out[i]

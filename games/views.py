@@ -125,7 +125,7 @@ def _domain(fn):
         try:
             return fn(request, *args, **kwargs)
         except MatchNotFound:
-            raise Http404()
+            raise Http404() from None
         except DomainError as exc:
             status, body = http_error(exc)
             return HttpResponse(f"{body['code']}: {body['message']}", status=status, content_type="text/plain")
@@ -252,7 +252,7 @@ def rules(request, game: str):
     try:
         context = selectors.rules_page(game, get_language())
     except KeyError:
-        raise Http404()
+        raise Http404() from None
     from games.forms import options_words
 
     context["match_options"] = options_words(game)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ninja import Field, Path, Router, Schema
+from ninja import Field, Router, Schema
 from ninja.errors import HttpError
 
 from engine import registry

@@ -145,7 +145,7 @@ def seat_order(players: Sequence[int], seat_counts: dict[int, Counter], of_seat:
         return tuple(players[i] for i in best)
     most = max([c[s] for c in counts for s in range(k)] + [0])
     graph = nx.Graph()
-    for i, p in enumerate(players):
+    for i in range(len(players)):
         for s in range(k):
             # cost first, then a small preference for the given order (i at seat i)
             cost = counts[i][s] ** 2 * (k * k + 1) + ((s - i) % k)

@@ -304,7 +304,7 @@ def _sittings(tournament: Tournament) -> list[list[Sitting]]:
         firsts = {(sides[s[3]] if finished and s[3] is not None and s[3] < len(sides) else ("alone", s[2]))
                   for s in seats if s[4] == 1}
         table = []
-        for kind, status, entrant, match_seat, place, points in seats:
+        for _kind, _status, entrant, match_seat, place, points in seats:
             played = finished and match_seat is not None and place is not None
             if place is not None:
                 result = Fraction(1) if place == 1 and len(firsts) == 1 else (HALF if place == 1 else Fraction(0))

@@ -215,7 +215,7 @@ def challenge_rules_save(request):
         try:
             challenge_rules_set(user=request.user, allow=[allow[:150]])
         except UnknownPeople:
-            raise Http404()
+            raise Http404() from None
         messages.success(request, _("%(name)s may challenge you again.") % {"name": allow[:150]})
         return redirect(reverse("account_settings") + "#challenges")
     form = ChallengeRulesForm(request.POST)
@@ -274,7 +274,7 @@ def bot_token_new(request, user_id: int):
     try:
         key = services.bot_token_create(owner=request.user, bot_user_id=user_id)
     except services.NotYourBot:
-        raise Http404()
+        raise Http404() from None
     name = PlayerProfile.objects.get(user_id=user_id).name
     return render(request, "league/bot_token.html", {"name": name, "key": key})
 
@@ -286,7 +286,7 @@ def api_token_revoke(request, token_id: int):
     try:
         name = services.api_token_revoke(owner=request.user, token_id=token_id)
     except services.NotYourToken:
-        raise Http404()
+        raise Http404() from None
     messages.success(request, _("The token “%(name)s” is revoked: programs using it are refused from now on.")
                      % {"name": name})
     return redirect("account_settings")

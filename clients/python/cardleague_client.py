@@ -270,7 +270,7 @@ def engine_policy(name: str) -> Policy:
         root = Path(__file__).resolve().parents[2]
         if not (root / "engine" / "__init__.py").is_file():
             raise SystemExit(f"--policy engine:{name} needs the cardleague engine: run this file from a "
-                             "checkout of the project, or install the project (pip install -e .)")
+                             "checkout of the project, or install the project (pip install -e .)") from None
         sys.path.insert(0, str(root))
         from engine import registry
         from engine.bots import choose, policies_for
@@ -297,7 +297,7 @@ def load_policy(spec: str) -> Policy:
     try:
         return getattr(importlib.import_module(module_name), function_name)
     except (ImportError, AttributeError) as exc:
-        raise SystemExit(f"--policy {spec!r}: {exc}")
+        raise SystemExit(f"--policy {spec!r}: {exc}") from None
 
 
 # -- one match -----------------------------------------------------------------------------------------

@@ -15,12 +15,12 @@ import bisect
 import json
 
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy as _, ngettext
+from django.utils.translation import gettext, ngettext
 
 from engine import registry
 from games import store, words
 from games.words.terms import time_left  # noqa: F401 (the countdown's words, used by the pages)
-from games.models import GAME_LABELS, STORE_EVENTS, Event, Match, Seat
+from games.models import GAME_LABELS, STORE_EVENTS, Event, Match
 
 #: At most this many positions are played back one by one when a poll finds several new moves.
 MAX_FRAMES = 12

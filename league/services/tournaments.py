@@ -42,7 +42,8 @@ def tournament_create(*, league_id: int, name: str, format: str = Tournament.For
     try:
         tournament.full_clean()
     except ValidationError as exc:
-        raise InvalidTournament("; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in exc.message_dict.items()))
+        raise InvalidTournament("; ".join(f"{k}: {' '.join(map(str, v))}"
+                                          for k, v in exc.message_dict.items())) from None
     tournament.save()
     return tournament
 

@@ -22,8 +22,8 @@ import django
 
 django.setup()
 
-from django.db import connection
-from django.test.utils import setup_test_environment
+from django.db import connection  # noqa: E402  (after django.setup())
+from django.test.utils import setup_test_environment  # noqa: E402
 
 RUNS = 15
 

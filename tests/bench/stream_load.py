@@ -113,7 +113,7 @@ async def _measure(base: str, keys, positions: dict[int, int], moves: int, serve
         for i in range(moves):
             match_id = match_ids[i * 7 % len(match_ids)]
 
-            def move():
+            def move(match_id=match_id):
                 match = Match.objects.get(pk=match_id)
                 state = store.load_state(match)
                 turn = game.view(state, None)["turn"]
@@ -165,7 +165,7 @@ def main() -> None:
             if not arrivals:
                 print(f"  {count:>5} streams: no frame arrived")
                 continue
-            pick = lambda p: arrivals[min(len(arrivals) - 1, int(p / 100 * len(arrivals)))] * 1000  # noqa: E731
+            pick = lambda p, arrivals=arrivals: arrivals[min(len(arrivals) - 1, int(p / 100 * len(arrivals)))] * 1000  # noqa: E731
             print(f"  {count:>5} streams: {threads} threads, {fds} open files; "
                   f"worker {rss:.0f} MiB (+{(rss - base_rss) / count * 1024:.0f} KiB a stream); "
                   f"move → frame p50 {pick(50):.0f} ms, p99 {pick(99):.0f} ms, max {arrivals[-1] * 1000:.0f} ms "

@@ -272,7 +272,7 @@ def test_the_guard_bounds_fit_every_legal_move_of_every_game():
     for name in registry.names():
         game = registry.get(name)
         for seats in SEAT_COUNTS[name]:
-            for state, seat, moves in positions(game, seats, f"bounds-{name}-{seats}"):
+            for state, seat, _moves in positions(game, seats, f"bounds-{name}-{seats}"):
                 for move in game.legal_moves(state, seat):
                     core.check_move_bounds(move)
     big = {"type": "capture", "card": "10S", "groups": [[f"b{i}"] for i in range(56)]}

@@ -325,7 +325,7 @@ def test_I5_legal_plays_match_a_brute_force_search():
     # given positions from random play, some with wilds in hand and on the grid
     rng = random.Random(5)
     checked = 0
-    for seed in range(3):
+    for _ in range(3):
         faces = list(CARDS[:FACES])
         rng.shuffle(faces)
         state = begin([["W1", *faces[:3]], ["W2", *faces[3:6]]], faces[6], faces[7:])

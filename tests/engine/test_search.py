@@ -290,7 +290,6 @@ def test_every_level_chooses_a_legal_move(name, small_budgets):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_search_bot_plays_whole_matches(name, small_budgets):
-    game = registry.get(name)
     policies = ["search", "greedy", "search-easy", "random"][:SEATS[name]]
     timing: dict = {}
     outcome = ladder.play_match(name, policies, f"whole-{name}", f"whole-{name}", SHORT[name], timing)

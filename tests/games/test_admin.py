@@ -102,7 +102,7 @@ def test_an_event_page_shows_the_payload_exactly_as_a_spectator_sees_it(viewer, 
         # then
         spectator = game.redact(event.payload, None)
         assert spectator is not None
-        for key, value in spectator.items():
+        for key in spectator:
             assert f"{key}:" in page
         for key in set(event.payload) - set(spectator):
             assert f"{key}:" not in page

@@ -9,7 +9,6 @@ from django.core.cache import cache
 from django.test import Client
 
 from games.models import ApiToken, Match
-from games.services import SeatSpec, match_create
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 from games import streams
-from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
 from tests.games.test_streams import events, read_frames, token_for
 

@@ -458,7 +458,7 @@ def test_rare_events(game_name, event, sentence):
 def test_store_events():
     names = ["anna", "janis"]
     for game_name in registry.names():
-        said = lambda e: words.event_words(game_name, e, names)  # noqa: E731
+        said = lambda e, game_name=game_name: words.event_words(game_name, e, names)  # noqa: E731
         assert said({"type": "seed_revealed", "seed": "s3cr3t"}) == \
             "The seed is revealed: anyone can now check the deal"
         assert said({"type": "seat_timed_out", "seat": 0, "deadline": "2026-01-01T00:00:00Z"}) == \

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from engine.verify import verify_record
 from games import services as games
+from games.errors import MatchError
 from games.records import match_verify
 from games.models import Event, Match, Seat
 from games.records import match_record
@@ -470,7 +471,7 @@ def test_a_forfeited_seat_is_played_on_by_a_bot_where_the_match_goes_on(db, djan
     assert types[at + 1] == "seat_resigned" and "bot_took_seat" in types[at:]
     assert match_verify(match).ok
     # and a seat played by a bot cannot be forfeited again
-    with pytest.raises(Exception):
+    with pytest.raises(MatchError):
         games.seat_forfeit(match_id=match.pk, seat=1)
 
 
