@@ -161,7 +161,7 @@ class ClockChoice(forms.ChoiceField):
 class ClockForm(forms.ModelForm):
     """A form with a clock: ``clock_choice`` (a preset, no clock, another clock, the league's) decides
     the model's ``clock``; the JSON field is read only for another clock, and checked
-    (``games.services.clocks.check_clock``, by the model's ``clean``)."""
+    (``games.clock_rules.check_clock``, by the model's ``clean``)."""
 
     clock_choice = ClockChoice()
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from engine import registry
 from games.models import BOT_CHOICES, GAME_LABELS, Match, game_choices
-from games.services.clocks import check_clock
+from games.clock_rules import check_clock
 
 TIE_BREAKS = {
     "match_points": _("Match points"),

@@ -88,7 +88,7 @@ def match_create(*, game: str, seats: list[SeatSpec], options: dict | None = Non
     permutation of the game's cards or a bad clock; ``SeatedTwice`` for a person in two seats.
     ``wake_bots=False`` leaves the bots for the caller to run (a benchmark, a tournament task).
     """
-    from games.services.clocks import check_clock
+    from games.clock_rules import check_clock
 
     engine_game = registry.get(game)
     missing = sorted({s.bot for s in seats if s.bot and s.bot not in levels_for(game)})
