@@ -10,11 +10,18 @@ request one timeout, not every request.
 
 A process that runs its tasks eagerly (tests, ``bot_tournament --sync``) runs them here and lets their
 errors through: those are bugs, not a broker away.
+
+Services hand work on through this one module and never ask how they are run: ``start`` for new work
+(a round's tables, its notices, the bots after a grace), ``hand_on`` for the rest of a bounded task. The
+in-process runner (``work_here``: ``bot_tournament --sync``, the demo data) swaps in for the broker: new
+work is left to the caller's loop, and a task's rest goes on where it is.
 """
 from __future__ import annotations
 
 import logging
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.db import transaction
 
@@ -55,3 +62,47 @@ def send(task, args: tuple = (), *, countdown: float | None = None) -> bool:
 def send_on_commit(task, args: tuple = (), *, countdown: float | None = None) -> None:
     """``send`` once the current transaction commits (at once outside one)."""
     transaction.on_commit(lambda: send(task, args, countdown=countdown))
+
+
+_here: ContextVar[bool] = ContextVar("dispatch_work_here", default=False)
+
+
+@contextmanager
+def work_here():
+    """Do the work this process hands on itself, in the caller's loop, instead of through the broker:
+    ``start`` sends nothing (the loop picks the work up), ``hand_on`` says go on here, and Celery runs
+    the bots' own tasks eagerly."""
+    from games.tasks import bots_play
+
+    app = bots_play.app
+    token = _here.set(True)
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = eager
+        _here.reset(token)
+
+
+def works_here() -> bool:
+    """Whether the caller's own loop does the work handed on (``work_here``): the one question a
+    service may ask, for work that the loop itself orders (the next round of a tournament)."""
+    return _here.get()
+
+
+def start(task, args: tuple = (), *, countdown: float | None = None) -> None:
+    """New work: ``task(*args)`` once the transaction commits (run at once where tasks run eagerly);
+    under ``work_here`` nothing is sent: the caller's loop takes it up."""
+    if not _here.get():
+        send_on_commit(task, args, countdown=countdown)
+
+
+def hand_on(task, args: tuple = (), *, countdown: float | None = None) -> bool:
+    """The rest of a bounded task (it stays well inside the broker's visibility timeout): True when
+    ``task(*args)`` is queued for a fresh worker slot (the caller stops), False when the caller goes
+    on itself (its process runs its tasks: eagerly, or under ``work_here``)."""
+    if _here.get() or task.app.conf.task_always_eager:
+        return False
+    send_on_commit(task, args, countdown=countdown)
+    return True

@@ -21,10 +21,12 @@ def bots_play(match_id: int, seq: int | None = None) -> int:
         last_seq = Match.objects.values_list("last_seq", flat=True).get(pk=match_id)
         if not run.wait:
             bots_play.delay(match_id, last_seq)
-        elif not bots_play.app.conf.task_always_eager:
+        else:
             # a person may still call: the bots look again when the grace is over (a process that
-            # runs tasks eagerly cannot wait; the sweeper wakes them there)
-            bots_play.apply_async((match_id, last_seq), countdown=run.wait + 0.05)
+            # runs tasks eagerly cannot wait: hand_on sends nothing there, and the sweeper wakes them)
+            from games import dispatch
+
+            dispatch.hand_on(bots_play, (match_id, last_seq), countdown=run.wait + 0.05)
     return run.made
 
 

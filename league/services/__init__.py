@@ -3,7 +3,7 @@
 - ``clubs``: clubs, players, leagues, seasons; ``tournaments``: tournaments and entrants;
 - ``rounds``: pairing, starting, running and recording tables, closing rounds; ``scoring``: points
   from a table's outcome (pure); ``projections``: standings and ratings; ``running``: the sweepers
-  and ``tournament_run``; ``inline``: running in this process; ``errors``.
+  and ``tournament_run`` (in this process, through ``games.dispatch.work_here``); ``errors``.
 
 The life of a round:
 1. ``round_pair`` (tournament row locked) builds the next round's tables with
@@ -24,7 +24,6 @@ from league.services.errors import (LeagueError, InvalidTournament, NotTakingEnt
                                     RoundNotClosed, TournamentFinished,
                                     NotEnoughPlayers, AlreadyWithdrawn,
                                     WaitingForPeople, NothingToRemind, RemindedRecently)
-from league.services.inline import (inline_execution)
 from league.services.clubs import (club_create, league_create, season_create, player_for_user, player_bot_create,
                                    bots_ensure)
 from league.services.tournaments import (LEAGUE_CLOCK, tournament_create, entrant_add, entrant_remove, bots_add,
@@ -46,7 +45,7 @@ __all__ = [
     "RemindedRecently", "LEAGUE_CLOCK",
     "LeagueError", "InvalidTournament", "NotTakingEntries", "AlreadyEntered", "OwnBotEntered", "NoSuchBotLevel",
     "RoundNotClosed",
-    "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople", "inline_execution",
+    "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople",
     "club_create", "league_create", "season_create", "player_for_user", "player_bot_create", "bots_ensure",
     "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "Rules",
     "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "_pair_swiss", "round_start",

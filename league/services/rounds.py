@@ -9,13 +9,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from games import publish
+from games import dispatch, publish
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
 from league import pairing, selectors
 from league.models import (Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
 from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
-from league.services.inline import _enqueue_tables, _inline
 from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
 from league.services.scoring import sides_of
 from league.services.seeding import seeded_secret
@@ -231,7 +230,7 @@ def round_start(*, round_id: int) -> Round:
     if rnd.status == Round.Status.RUNNING:
         pending = (rnd.tables.filter(kind=Table.Kind.MATCH)
                    .exclude(folds__projection=Folded.Projection.STANDINGS).values_list("pk", flat=True))
-        _enqueue_tables(list(pending))
+        _tables_play(list(pending))
         return rnd
     rnd.status, rnd.started_at = Round.Status.RUNNING, timezone.now()
     publish.tournament_changed(rnd.tournament_id)
@@ -245,18 +244,26 @@ def round_start(*, round_id: int) -> Round:
             decided.append(table.pk)
     for table_id in decided:
         table_record(table_id=table_id)
-    _enqueue_tables(to_play)
+    _tables_play(to_play)
     people = list(TableSeat.objects.filter(table__round=rnd, entrant__player__user__isnull=False)
                   .values_list("entrant__player__user_id", "table__match_id"))
     for user_id, match_id in people:
         publish.notify_user(user_id, "round_started", tournament=rnd.tournament_id, round=rnd.number,
                             match=match_id)
-    if people and not _inline.get():
-        from games.dispatch import send_on_commit
+    if people:
         from league import tasks
 
-        send_on_commit(tasks.notify_round, (rnd.pk,))
+        dispatch.start(tasks.notify_round, (rnd.pk,))
     return rnd
+
+
+def _tables_play(table_ids) -> None:
+    """One ``league.table_play`` task per table, handed to the dispatcher (sent on commit; under
+    ``dispatch.work_here`` the caller's loop plays them)."""
+    from league import tasks
+
+    for table_id in table_ids:
+        dispatch.start(tasks.table_play, (table_id,))
 
 
 @transaction.atomic
@@ -295,14 +302,6 @@ def table_match_create(*, table_id: int) -> Match | None:
     return match
 
 
-def _tasks_run_here() -> bool:
-    """Celery runs tasks eagerly in this process (tests, a local run without a worker): handing the
-    rest of a match to a fresh task is the same as going on here."""
-    from league.celery import app
-
-    return bool(app.conf.task_always_eager)
-
-
 def table_run(*, table_id: int) -> bool:
     """Play a table: create its match if needed, let the bots move until none is to act,
     and record the result if the match ended. Idempotent: a repeated or
@@ -315,16 +314,14 @@ def table_run(*, table_id: int) -> bool:
                 break
             if run.wait:
                 # a person may still call: the bots wait out the grace in their own task
-                if not _inline.get():
-                    from games.dispatch import send_on_commit
-                    from games.tasks import bots_play
+                from games.tasks import bots_play
 
-                    send_on_commit(bots_play, (match.pk, None), countdown=run.wait)
+                dispatch.start(bots_play, (match.pk, None), countdown=run.wait)
                 return False
-            if not _inline.get() and not _tasks_run_here():
-                # a task does bounded work (it stays well inside the broker's visibility timeout)
-                # and hands the rest of the match on to a fresh task
-                _enqueue_tables([table_id])
+            from league import tasks
+
+            if dispatch.hand_on(tasks.table_play, (table_id,)):
+                # a task does bounded work and hands the rest of the match on to a fresh task
                 return False
     table_record(table_id=table_id)
     return Folded.objects.filter(projection=Folded.Projection.STANDINGS, table_id=table_id).exists()
@@ -372,6 +369,7 @@ def round_close(*, round_id: int) -> bool:
     rnd.status, rnd.closed_at = Round.Status.CLOSED, timezone.now()
     rnd.save(update_fields=["status", "closed_at"])
     following = round_pair(tournament_id=rnd.tournament_id)
-    if following is not None and rnd.tournament.auto_advance and not _inline.get():
+    # the next round starts at once, unless this process's own loop runs the tournament (and starts it)
+    if following is not None and rnd.tournament.auto_advance and not dispatch.works_here():
         round_start(round_id=following.pk)
     return True

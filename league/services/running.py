@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from league.models import (Folded, Round, Table, Tournament)
 from league.services.errors import WaitingForPeople
-from league.services.inline import inline_execution
+from games import dispatch
 from league.services.rounds import round_close, round_pair, round_start, table_record, table_run
 
 
@@ -57,7 +57,7 @@ def tournament_run(*, tournament_id: int, on_round=None) -> Tournament:
             reported.add(closed.pk)
             on_round(closed)
 
-    with inline_execution():
+    with dispatch.work_here():
         while True:
             report()
             tournament = Tournament.objects.get(pk=tournament_id)
