@@ -43,6 +43,15 @@ def access_seat(user, match_id, seat: int | None = None) -> tuple[Match, int]:
     return match, seat
 
 
+def access_play(request, match_id, seat: int | None = None) -> tuple[Match, int]:
+    """The one entry for moves and resignations, pages and API alike: the request counts against the
+    account's move budget first (``moves_rate_check``: a refused request counts too, so a flood of moves
+    without a seat ends in 429s, not endless 403s), then the match and a seat the user holds
+    (``access_seat``)."""
+    moves_rate_check(request)
+    return access_seat(request.user, match_id, seat)
+
+
 def client_address(group, request) -> str:
     """The client's address (a django-ratelimit key): behind ``PROXY_COUNT`` proxies, the address
     the nearest trusted proxy saw in X-Forwarded-For; else the connection's own address."""

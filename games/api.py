@@ -15,7 +15,7 @@ from ninja.security import SessionAuth as NinjaSessionAuth
 from pydantic import Field
 
 from games import records, selectors, services
-from games.access import access_match, access_seat, moves_rate_check, seats_of
+from games.access import access_match, access_play, access_seat, seats_of
 from games.auth import TooManyWrongTokens, needs_scope, token_user
 from games.errors import MatchRunning, WrongGame
 from games.schemas import (
@@ -266,8 +266,7 @@ def match_move(request, match_id: RowIdPath, payload: MoveIn):
     400: the move's shape (``malformed_move``, ``unknown_card``), ``wrong_game`` (not the match's); 409: ``stale_seq`` or
     ``match_over``; 422: the engine's refusal, with its rule (``not_your_turn``, …)."""
     needs_scope(request, "play")
-    moves_rate_check(request)  # first: a refused move (no seat, unknown match) counts too
-    match, seat = access_seat(request.user, match_id, payload.seat)
+    match, seat = access_play(request, match_id, payload.seat)  # a refused move (no seat, …) counts too
     if payload.game != match.game:
         raise WrongGame(game=match.game)
     rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
@@ -281,7 +280,7 @@ def match_resign(request, match_id: RowIdPath, payload: ResignIn):
     """Resign a seat you hold (the same as the move ``{"type": "resign"}``): it ranks last, and a bot
     plays it on for the others if the match goes on."""
     needs_scope(request, "play")
-    match, seat = access_seat(request.user, match_id, payload.seat)
+    match, seat = access_play(request, match_id, payload.seat)
     rows = services.match_resign(match_id=match.pk, seat=seat, expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
     return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}

@@ -15,7 +15,7 @@ from engine import IllegalMove
 from games import params
 from games.params import count, parse_move
 from games import selectors, services, streams
-from games.access import access_match, access_seat, moves_rate_check, seats_of
+from games.access import access_match, access_play, seats_of
 from games.records import match_verify, randomness
 from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
 from games.forms import NewMatchForm
@@ -160,10 +160,19 @@ def match_move(request, match_id: int):
     """Submit one move from the play page; answers with the board (htmx) or a redirect."""
     requested = request.GET.get("seat") or request.POST.get("seat")
     seat = count(requested, digits=2)
-    match, seat = access_seat(request.user, match_id, seat)
     error, before = None, None
     try:
-        moves_rate_check(request)
+        match, seat = access_play(request, match_id, seat)
+    except RateLimited as exc:
+        # over the move budget, nothing sent to the match: a seated person's board says so
+        status, error = http_error(exc)
+        match = access_match(request.user, match_id)
+        if not request.htmx or not seats_of(request.user, match):
+            return HttpResponse(f"{error['code']}: {error['message']}", status=status, content_type="text/plain")
+        context = _board_context(request, match)
+        context["error"] = error
+        return render(request, "games/_board.html", context)
+    try:
         move = parse_move(request.POST.get("move", ""))
         before = _position(request.POST.get("expected_seq"))
         services.move_submit(match_id=match.pk, seat=seat, move=move, expected_seq=before)
@@ -307,7 +316,7 @@ def match_resign(request, match_id: int):
     """Resign a seat you hold (the page asks to confirm first)."""
     if request.POST.get("confirm") != "yes":
         raise MalformedRequest()
-    match, seat = access_seat(request.user, match_id, None)
+    match, seat = access_play(request, match_id, None)
     services.match_resign(match_id=match.pk, seat=seat)
     return redirect("match_play", match_id=match_id)
 

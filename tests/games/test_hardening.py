@@ -139,6 +139,26 @@ def test_moves_beyond_the_per_user_rate_are_refused_and_record_nothing(livol_mat
     assert _events(livol_match) == before
 
 
+@pytest.mark.parametrize("path", ["move", "resign"])
+def test_moves_and_resignations_without_a_seat_count_toward_the_budget_on_pages_and_the_api(
+        livol_match, django_user_model, settings, one_rate_window, path):
+    """One entry for moves and resignations (``games.access.access_play``): every attempt counts first,
+    through the pages and the API together, so someone without a seat ends in 429s, not endless 403s."""
+    settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "moves": "4/m"}
+    client = Client()
+    client.force_login(django_user_model.objects.create_user(username="stranger", password="pw"))
+    before = _events(livol_match)
+    page = f"/matches/{livol_match.pk}/{path}/"
+    api = f"/api/matches/{livol_match.pk}/{'moves' if path == 'move' else 'resign'}"
+    form = {"move": json.dumps({"type": "draw"})} if path == "move" else {"confirm": "yes"}
+    body = json.dumps({"game": "livol", "move": {"type": "draw"}} if path == "move" else {})
+    statuses = [client.post(page, form).status_code, client.post(api, body, content_type="application/json").status_code,
+                client.post(page, form).status_code, client.post(api, body, content_type="application/json").status_code,
+                client.post(page, form).status_code, client.post(api, body, content_type="application/json").status_code]
+    assert statuses == [403, 403, 403, 403, 429, 429]
+    assert _events(livol_match) == before
+
+
 def test_common_and_numeric_passwords_are_refused():
     for weak in ("password123", "qwertyuiop", "48213579460"):
         with pytest.raises(ValidationError):
