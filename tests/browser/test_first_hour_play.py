@@ -5,6 +5,7 @@ focus on its board; the live region reads every move since the person's last."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games import selectors
 from games.models import STORE_EVENTS, Match
@@ -27,14 +28,18 @@ def _bots_do_not_wait(settings):
     settings.CARDLEAGUE_CALL_GRACE_SECONDS = 0
 
 
-def my_turn(page, game: str, tries: int = 30) -> None:
-    """Wait (playing the person's moves if needed) until the live board offers the person a move."""
-    for _ in range(tries):
-        settled(page)
-        if page.locator("#board .board.live .turn-banner.turn-mine").count():
-            return
-        page.wait_for_timeout(300)
-    pytest.fail(f"{game}: the person's turn never came")
+#: The live board is settled (its answer in, no playback running) and offers the person a move.
+MY_TURN = ("() => { const l = document.querySelector('#board .play-layout'); return !!l && l.dataset.ready === '1'"
+           " && !document.querySelector('[data-playback]')"
+           " && !!document.querySelector('#board .board.live .turn-banner.turn-mine'); }")
+
+
+def my_turn(page, game: str, timeout: float = 30_000) -> None:
+    """Wait until the live board offers the person a move: a DOM signal, not a poll."""
+    try:
+        page.wait_for_function(MY_TURN, timeout=timeout)
+    except PlaywrightTimeoutError:
+        pytest.fail(f"{game}: the person's turn never came")
 
 
 @pytest.mark.browser

@@ -144,7 +144,7 @@ def shoot(page, name: str):
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(SCREENSHOTS / f"{name}-desktop.png"), full_page=True)
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(100)
+    page.wait_for_function("w => window.innerWidth === w", arg=PHONE["width"])
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
     page.set_viewport_size(DESKTOP)
