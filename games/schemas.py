@@ -341,6 +341,12 @@ Clock = Annotated[dict, _schema_only(ClockSchema)]
 Result = Annotated[dict, _schema_only(Outcome)]
 
 
+def documented(name: str, *, many: bool = False) -> WithJsonSchema:
+    """A field answered as the JSON it is, documented as the component ``name`` (a list of it: ``many``)."""
+    item = {DOCUMENTED_AS: name}
+    return WithJsonSchema({"type": "array", "items": item} if many else item)
+
+
 class _View(Schema):
     """Every game's view (ENGINE.md "Views"): the keys below, and each game's own (more may come)."""
     model_config = ConfigDict(extra="allow")
@@ -420,9 +426,9 @@ class CardaviaView(_View):
     face_up: list[str | None]
     revealed: list[str | None]
     #: this deal's asks, swaps and refusals as the seat may know them (events: ``CardaviaEventPayload``)
-    log: Annotated[list[dict], WithJsonSchema({"type": "array", "items": {DOCUMENTED_AS: "CardaviaEventPayload"}})]
+    log: Annotated[list[dict], documented("CardaviaEventPayload", many=True)]
     #: the deal before's, while its end is shown
-    last_log: Annotated[list[dict], WithJsonSchema({"type": "array", "items": {DOCUMENTED_AS: "CardaviaEventPayload"}})
+    last_log: Annotated[list[dict], documented("CardaviaEventPayload", many=True)
                         ] | None = None
 
 
@@ -472,9 +478,7 @@ def _kind_schema(kind: str, game: str) -> dict:
 def _event_components(game: str) -> None:
     """``<Game><EventType>`` for each payload (the game's ``EVENTS`` and the store's), their union
     ``<Game>EventPayload`` discriminated by ``type``, and ``<Game>Event``: one event as a feed gives it."""
-    import importlib
-
-    declared = {**importlib.import_module(f"engine.{game}").EVENTS, **STORE_EVENT_KEYS}
+    declared = {**registry.module(game).EVENTS, **STORE_EVENT_KEYS}
     mapping = {}
     for kind, keys in sorted(declared.items()):
         name = title(game) + title(kind)
@@ -502,9 +506,3 @@ def _event_components(game: str) -> None:
 
 for _game in registry.names():
     _event_components(_game)
-
-
-def documented(name: str, *, many: bool = False) -> WithJsonSchema:
-    """A field answered as the JSON it is, documented as the component ``name`` (a list of it: ``many``)."""
-    item = {DOCUMENTED_AS: name}
-    return WithJsonSchema({"type": "array", "items": item} if many else item)

@@ -7,7 +7,9 @@
 """
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterable, Iterator
 
 import pytest  # noqa: E402
 
@@ -20,6 +22,22 @@ def need(condition: bool, reason: str) -> None:
         if REQUIRE:
             pytest.fail(f"required in CI: {reason}")
         pytest.skip(reason)
+
+
+def sse_frames(lines: Iterable[str]) -> Iterator[dict]:
+    """The frames of a server-sent event stream (``{"id", "event", "data"}``, ``data`` parsed as JSON), one
+    at a time as their closing blank line arrives."""
+    current: dict = {}
+    for line in lines:
+        if line.startswith("id: "):
+            current["id"] = int(line[4:])
+        elif line.startswith("event: "):
+            current["event"] = line[7:]
+        elif line.startswith("data: "):
+            current["data"] = json.loads(line[6:])
+        elif line == "" and current:
+            yield current
+            current = {}
 
 
 @pytest.fixture(scope="session", autouse=True)

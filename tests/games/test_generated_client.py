@@ -24,6 +24,8 @@ from django.test import Client
 from engine import registry
 from games.models import ApiToken, Match
 from games.services import SeatSpec, match_create
+from games.schemas import title
+from tests.conftest import sse_frames
 
 PACKAGE = "cardleague_generated"
 
@@ -197,17 +199,8 @@ class Following:
                 if response.status_code != 200:
                     self.frames.put({"event": "refused", "data": response.read().decode()})
                     return
-                current: dict = {}
-                for line in response.iter_lines():
-                    if line.startswith("id: "):
-                        current["id"] = int(line[4:])
-                    elif line.startswith("event: "):
-                        current["event"] = line[7:]
-                    elif line.startswith("data: "):
-                        current["data"] = json.loads(line[6:])
-                    elif line == "" and current:
-                        self.frames.put(current)
-                        current = {}
+                for frame in sse_frames(response.iter_lines()):
+                    self.frames.put(frame)
         except (httpx.HTTPError, RuntimeError) as exc:  # closed by the test, or the server went away
             self.frames.put({"event": "closed", "data": str(exc)})
 
@@ -359,7 +352,7 @@ def test_no_answer_is_an_untyped_object_where_a_game_schema_exists(db):
     assert [where for where in untyped if not where.startswith("/components/schemas/MatchRecord/")] == []
     components = schema["components"]["schemas"]
     for name in registry.names():
-        prefix = "".join(part.title() for part in name.split("_"))
+        prefix = title(name)
         for typed in (f"{prefix}Options", f"{prefix}View", f"{prefix}Event", f"{prefix}EventPayload",
                       f"{prefix}MoveIn", f"{prefix}LegalOut", f"{prefix}MatchOut", f"{prefix}EventsOut"):
             assert typed in components, typed

@@ -15,6 +15,7 @@ from engine import registry
 from games import selectors, store
 from games.models import ApiToken, Event, Match
 from games.services import SeatSpec, bots_advance, match_create, move_submit
+from tests.conftest import sse_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,23 +29,14 @@ def token_for(user) -> str:
 def read_frames(url: str, key: str, *, until, headers=None, timeout=30.0) -> list[dict]:
     """Read SSE frames (``{"id", "event", "data"}``) until ``until(frames)`` is true."""
     frames: list[dict] = []
-    current: dict = {}
     with httpx.stream("GET", url, headers={"Authorization": f"Bearer {key}", **(headers or {})},
                       timeout=httpx.Timeout(timeout, read=timeout)) as response:
         assert response.status_code == 200, response.read()
         assert response.headers["content-type"].startswith("text/event-stream")
-        for line in response.iter_lines():
-            if line.startswith("id: "):
-                current["id"] = int(line[4:])
-            elif line.startswith("event: "):
-                current["event"] = line[7:]
-            elif line.startswith("data: "):
-                current["data"] = json.loads(line[6:])
-            elif line == "" and current:
-                frames.append(current)
-                current = {}
-                if until(frames):
-                    break
+        for frame in sse_frames(response.iter_lines()):
+            frames.append(frame)
+            if until(frames):
+                break
     return frames
 
 
