@@ -134,13 +134,13 @@ def test_an_open_home_page_shows_a_new_invitation_through_the_account_stream(asg
     page = chromium(DESKTOP)
     polls: list[str] = []
     page.on("request", lambda r: polls.append(r.url) if "/waits/" in r.url else None)
-    sign_in(page, asgi_server, "janis")
-    # given janis's home page follows his account stream (and does not poll)
-    page.wait_for_function("() => document.documentElement.getAttribute('data-waits-live') === 'stream'",
-                           timeout=10_000)
-    page.wait_for_timeout(1_500)  # the stream's first "what waits" settles (one request at most)
+    # given janis's home page follows his account stream (and does not poll): the stream's hello makes
+    # the page ask once for what waits (whatever changed while it had no stream)
+    with page.expect_response(lambda r: "/waits/" in r.url, timeout=15_000):
+        sign_in(page, asgi_server, "janis")
+    assert page.get_attribute("html", "data-waits-live") == "stream"
     polls.clear()
-    page.wait_for_timeout(3_000)  # heartbeats only: nobody asks for the block
+    page.wait_for_timeout(3_000)  # an observation window, not a wait: heartbeats only, nobody asks again
     assert polls == []
     # when anna invites him while he types into the form
     page.fill("input[name=people]", "ruta")

@@ -101,10 +101,14 @@ def test_a_card_that_cannot_be_played_says_why_and_sends_nothing(live_server, br
     assert out.inner_text().strip() == reason
     # and when they click it (it is aria-disabled: Playwright would wait for it to be enabled)
     page.evaluate("document.querySelector('#board .board.live [data-reason-out]').textContent = ''")
+    # (every request htmx or a form would make starts within the click's own dispatch: counted in the page)
+    page.evaluate("""() => { window.sentOnClick = 0;
+        document.addEventListener('htmx:beforeRequest', () => { window.sentOnClick += 1; });
+        document.addEventListener('submit', () => { window.sentOnClick += 1; }); }""")
     card.click(force=True)
     # then the reason is said again, and no move was sent
     assert out.inner_text().strip() == reason
-    page.wait_for_timeout(500)
+    assert page.evaluate("window.sentOnClick") == 0
     assert live_seq(page) == seq and page.locator("#board .error").count() == 0
 
 
