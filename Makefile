@@ -63,7 +63,7 @@ test: install
 
 ## The engine's tests in under a minute: two seeds per protocol case instead of six, on every core.
 test-fast: install
-	PROTOCOL_SEEDS=2 $(VENV)/bin/pytest tests/engine -n auto -p no:cacheprovider
+	PROTOCOL_SEEDS=1 $(VENV)/bin/pytest tests/engine -n auto -p no:cacheprovider
 
 ## Benchmarks: they print figures, they do not pass or fail.
 bench: install
