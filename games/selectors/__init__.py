@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import json
+from copy import deepcopy
 
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
@@ -269,79 +270,126 @@ class _CardaviaDeal:
         return {**self.settled, "rows": rows}
 
 
+class _LogBuilder:
+    """Puts a seat's feed into words, move by move, by round: the state of a log being written. It can be
+    kept (``board_tail``) and fed only what came after, so that a live board's log is appended, never
+    rebuilt from event 1 (issue 22 item 4)."""
+
+    def __init__(self, game: str, names, seat, options: dict | None = None):
+        self.game, self.names, self.seat = game, names, seat
+        self.opts = dict(options or {})
+        self.deal = _CardaviaDeal(names) if game == "cardavia" else None
+        self.context = words.EventContext()  # what a line needs from the ones before (timeouts, builds)
+        self.rounds: list[dict] = []
+        self.current: dict | None = None
+        self.count = 0  # rounds opened so far (the index of the next one)
+
+    def rename(self, names) -> None:
+        """The seats' names now (a bot that took a seat is named from then on)."""
+        self.names = names
+        if self.deal is not None:
+            self.deal.names = names
+
+    def _close_deal(self) -> None:
+        if self.deal is not None and self.current is not None:
+            table = self.deal.table()
+            if table is not None:
+                self.current["summary"] = table
+                if self.deal.group is not None:
+                    self.deal.group["summary"] = table
+            self.deal.reset()
+
+    def _open(self, number, opened: bool, first: int) -> None:
+        self.current = {"number": number, "title": _round_title(self.game, number), "lines": [],
+                        "summary": None, "opened": opened, "first": first, "index": self.count}
+        self.count += 1
+        self.rounds.append(self.current)
+
+    def feed(self, groups: list[dict], cut: int | None = None) -> None:
+        """Fill each group's lines and summaries, in order. ``cut``: events before it belong to rounds
+        that are not rebuilt here (``_board_log``'s window): they fill their move's own lines and table
+        (what the board's news and last table read) but no round of the log."""
+        game, names, seat, opts = self.game, self.names, self.seat, self.opts
+        for g in groups:
+            if g["move"] and not g.get("continued"):
+                self.context.move_started(g["seat"])
+            for e in g["events"]:
+                p, kind = e["payload"], e["type"]
+                if kind == "match_started" and isinstance(p.get("options"), dict):
+                    opts.update(p["options"])
+                if cut is not None and e["seq"] < cut:
+                    summary = words.round_summary(game, p, names, opts) if self.deal is None else None
+                    if summary is not None:
+                        g["summary"] = summary
+                    text = words.event_words(game, p, names, self.context)
+                    if text is not None:
+                        g["lines"].append({"seq": e["seq"], "move": g["start"], "text": text, "type": kind,
+                                           "seat": p.get("seat"), "mine": seat is not None and p.get("seat") == seat,
+                                           "scored": summary is not None})
+                    continue
+                current = self.current
+                if kind in ROUND_STARTS[game]:
+                    number = p.get("round", (current["number"] or 0) + 1 if current else 1)
+                    if current is not None and not current["opened"]:
+                        current.update(number=number, title=_round_title(game, number), opened=True)
+                    else:
+                        self._close_deal()
+                        self._open(number, True, e["seq"])
+                elif current is None:
+                    self._open(None, False, e["seq"])
+                current = self.current
+                summary = None
+                if self.deal is not None:
+                    self.deal.see(p, g, opts)
+                else:
+                    summary = words.round_summary(game, p, names, opts)
+                    if summary is not None:
+                        current["summary"] = summary
+                        g["summary"] = summary
+                text = words.event_words(game, p, names, self.context)
+                if text is None:
+                    continue
+                line = {"seq": e["seq"], "move": g["start"], "text": text, "type": kind, "seat": p.get("seat"),
+                        "mine": seat is not None and p.get("seat") == seat,
+                        "scored": summary is not None or kind == "deal_settled"}
+                current["lines"].append(line)
+                g["lines"].append(line)
+
+    def tail(self, rounds_before: int) -> _LogBuilder:
+        """A copy that goes on from here: the newest round kept without its lines (the page has them),
+        ``rounds_before`` rounds in the log the page shows (the newest is the last of them)."""
+        rounds, self.rounds = self.rounds, []
+        current, self.current = self.current, None
+        try:
+            copy = deepcopy(self)
+        finally:
+            self.rounds, self.current = rounds, current
+        if current is not None:
+            copy.current = {**deepcopy({k: v for k, v in current.items() if k != "lines"}), "lines": [],
+                            "index": rounds_before - 1}
+            copy.rounds = [copy.current]
+        copy.count = rounds_before
+        return copy
+
+    def log(self, *, final: bool = True) -> dict:
+        """The log by round, newest first (lines newest first). ``final``: the feed is complete (Cardavia's
+        last deal gets its table as it stands)."""
+        if final:
+            self._close_deal()
+        out = []
+        for i, r in enumerate(reversed(self.rounds)):
+            out.append({"number": r["number"], "title": r["title"], "first": r["first"], "index": r["index"],
+                        "lines": list(reversed(r["lines"])), "summary": r["summary"], "newest": i == 0,
+                        "count": len(r["lines"]), "lazy": False, "hidden": 0})
+        return {"rounds": out, "options": self.opts, "empty": not any(r["lines"] for r in self.rounds)}
+
+
 def _build_log(game: str, groups: list[dict], names, seat, options: dict | None = None,
                cut: int | None = None) -> dict:
-    """Fill each group's lines and summaries; return the log by round, newest first. ``cut``: events
-    before it belong to rounds that are not rebuilt here (``_board_log``'s window): they fill their move's
-    own lines and table (what the board's news and last table read) but no round of the log."""
-    rounds: list[dict] = []
-    current = None
-    opts = dict(options or {})
-    deal = _CardaviaDeal(names) if game == "cardavia" else None
-    context = words.EventContext()  # what a line needs from the ones before (timeouts, builds)
-
-    def close_deal():
-        if deal is not None and current is not None:
-            table = deal.table()
-            if table is not None:
-                current["summary"] = table
-                if deal.group is not None:
-                    deal.group["summary"] = table
-            deal.reset()
-
-    for g in groups:
-        if g["move"]:
-            context.move_started(g["seat"])
-        for e in g["events"]:
-            p, kind = e["payload"], e["type"]
-            if kind == "match_started" and isinstance(p.get("options"), dict):
-                opts.update(p["options"])
-            if cut is not None and e["seq"] < cut:
-                summary = words.round_summary(game, p, names, opts) if deal is None else None
-                if summary is not None:
-                    g["summary"] = summary
-                text = words.event_words(game, p, names, context)
-                if text is not None:
-                    g["lines"].append({"seq": e["seq"], "move": g["start"], "text": text, "type": kind,
-                                       "seat": p.get("seat"), "mine": seat is not None and p.get("seat") == seat,
-                                       "scored": summary is not None})
-                continue
-            if kind in ROUND_STARTS[game]:
-                number = p.get("round", (current["number"] or 0) + 1 if current else 1)
-                if current is not None and not current["opened"]:
-                    current.update(number=number, title=_round_title(game, number), opened=True)
-                else:
-                    close_deal()
-                    current = {"number": number, "title": _round_title(game, number), "lines": [],
-                               "summary": None, "opened": True, "first": e["seq"]}
-                    rounds.append(current)
-            elif current is None:
-                current = {"number": None, "title": _round_title(game, None), "lines": [], "summary": None,
-                           "opened": False, "first": e["seq"]}
-                rounds.append(current)
-            summary = None
-            if deal is not None:
-                deal.see(p, g, opts)
-            else:
-                summary = words.round_summary(game, p, names, opts)
-                if summary is not None:
-                    current["summary"] = summary
-                    g["summary"] = summary
-            text = words.event_words(game, p, names, context)
-            if text is None:
-                continue
-            line = {"seq": e["seq"], "move": g["start"], "text": text, "type": kind, "seat": p.get("seat"),
-                    "mine": seat is not None and p.get("seat") == seat,
-                    "scored": summary is not None or kind == "deal_settled"}
-            current["lines"].append(line)
-            g["lines"].append(line)
-    close_deal()
-    out = []
-    for i, r in enumerate(reversed(rounds)):
-        out.append({"number": r["number"], "title": r["title"], "first": r["first"], "index": len(rounds) - 1 - i,
-                    "lines": list(reversed(r["lines"])), "summary": r["summary"], "newest": i == 0,
-                    "count": len(r["lines"]), "lazy": False, "hidden": 0})
-    return {"rounds": out, "options": opts, "empty": not any(r["lines"] for r in rounds)}
+    """Fill each group's lines and summaries; return the log by round, newest first (``_LogBuilder``)."""
+    builder = _LogBuilder(game, names, seat, options)
+    builder.feed(groups, cut=cut)
+    return builder.log()
 
 
 def _fold_old_rounds(log: dict, inline: int = INLINE_ROUNDS) -> dict:
@@ -871,11 +919,18 @@ WINDOW_AFTER = 300
 
 
 def _board_log(match: Match, seat: int | None, names, *, window: bool = True) -> tuple[dict, list[dict]]:
-    """The board's log and the positions it was built from, at a cost that does not grow with the match
-    (issue 22 item 4): the newest ``INLINE_ROUNDS`` rounds are built from their own events (a window that
-    starts at the move in which the oldest of them was dealt); the older rounds, folded on the board, never
-    change, so their titles, line counts and tables are built once (the whole log, when the window moves
-    on) and kept in the cache. ``window=False``: the whole log, every time (the reference a test compares)."""
+    """The board's log and the positions it was built from (``_board_build``)."""
+    log, groups, _builder = _board_build(match, seat, names, window=window)
+    return log, groups
+
+
+def _board_build(match: Match, seat: int | None, names, *, window: bool = True):
+    """The board's log, the positions it was built from and its builder (before its last deal was closed),
+    at a cost that does not grow with the match (issue 22 item 4): the newest ``INLINE_ROUNDS`` rounds are
+    built from their own events (a window that starts at the move in which the oldest of them was dealt);
+    the older rounds, folded on the board, never change, so their titles, line counts and tables are built
+    once (the whole log, when the window moves on) and kept in the cache. ``window=False``: the whole log,
+    every time (the reference a test compares)."""
     from django.core.cache import cache
     from django.utils.translation import get_language
 
@@ -886,7 +941,10 @@ def _board_log(match: Match, seat: int | None, names, *, window: bool = True) ->
     if len(starts) <= INLINE_ROUNDS:
         events = events_for_seat(match, seat, limit=LOG_LIMIT)
         groups = _groups(match, events, match.last_seq, move_starts(match))
-        return _fold_old_rounds(_build_log(match.game, groups, names, seat, match.options)), groups
+        builder = _LogBuilder(match.game, names, seat, match.options)
+        builder.feed(groups)
+        kept = builder.tail(builder.count)
+        return _fold_old_rounds(builder.log()), groups, kept
     cut = starts[-INLINE_ROUNDS]
     first = (Event.objects.filter(match=match, move__isnull=False, seq__lte=cut).order_by("-seq")
              .values_list("seq", flat=True).first()) or cut
@@ -900,22 +958,104 @@ def _board_log(match: Match, seat: int | None, names, *, window: bool = True) ->
     options = {**match.options, **((started or {}).get("options") or {})}
     events = events_for_seat(match, seat, after=first - 1, limit=LOG_LIMIT)
     groups = _groups(match, events, match.last_seq, move_starts(match, since=first), first=first)
-    recent = _build_log(match.game, groups, names, seat, options, cut=cut)
+    builder = _LogBuilder(match.game, names, seat, options)
+    builder.feed(groups, cut=cut)
+    kept = builder.tail(builder.count + len(older))
+    recent = builder.log()
     log = {"rounds": recent["rounds"] + older, "options": options,
            "empty": recent["empty"] and all(not r["count"] for r in older)}
     for i, r in enumerate(log["rounds"]):
         r["index"], r["newest"] = len(log["rounds"]) - 1 - i, i == 0
-    return _fold_old_rounds(log), groups
+    return _fold_old_rounds(log), groups, kept
+
+
+#: How long a board's log tail is kept for the next board of the same page (``board_tail``).
+TAIL_SECONDS = 3600
+
+
+def _tail_key(match: Match, seat: int | None, seq: int) -> str:
+    from django.utils.translation import get_language
+
+    return f"board-tail:{match.pk}:{seat}:{get_language()}:{seq}"
+
+
+def _keep_tail(match: Match, seat: int | None, builder: _LogBuilder, groups: list[dict], latest: dict | None,
+               recent) -> None:
+    """What the next board of this page needs to append to its log instead of rebuilding it: the log's
+    builder, the last position (a timeout may still belong to it), the last one with lines and the round
+    table the board shows now."""
+    from django.core.cache import cache
+
+    last = groups[-1] if groups else None
+    cache.set(_tail_key(match, seat, match.last_seq),
+              {"builder": builder, "last": last, "latest": latest, "recent": recent}, TAIL_SECONDS)
+
+
+def _appended(match: Match, seat: int | None, names, since: int):
+    """The log lines after ``since`` (the position the page shows, whose tail was kept), appended to the
+    log the page has: ``(log, groups, positions)``, or None when the tail is gone (the page gets the whole
+    board). ``groups``: the positions after ``since`` (the first one continues the page's last position
+    when events without a move of their own followed it); ``positions``: the same, after a stand-in for
+    everything before (for the round table the board shows)."""
+    from django.core.cache import cache
+
+    tail = cache.get(_tail_key(match, seat, since))
+    if tail is None:
+        return None
+    builder: _LogBuilder = tail["builder"]
+    builder.rename(names)
+    events = events_for_seat(match, seat, after=since, limit=LOG_LIMIT)
+    starts = move_starts(match, since=since + 1)
+    fresh = _groups(match, events, match.last_seq, starts, first=since + 1) if starts else []
+    before = [e for e in events if not starts or e["seq"] < starts[0][0]]
+    groups: list[dict] = []
+    last = tail["last"]
+    if before and last is not None:
+        continued = {**last, "end": before[-1]["seq"], "events": before, "lines": [], "summary": None,
+                     "continued": True}
+        builder.feed([continued])
+        merged = {**last, "end": continued["end"], "events": last["events"] + before,
+                  "lines": last["lines"] + continued["lines"], "summary": continued["summary"] or last["summary"]}
+        groups.append(merged)
+    builder.feed(fresh)
+    groups.extend(fresh)
+    visible = [g for g in groups if g["lines"]]
+    latest = visible[-1] if visible else tail["latest"]
+    stand_in = {"start": 0, "end": since, "seat": None, "move": False, "lines": [None], "summary": tail["recent"]}
+    positions = [stand_in, *groups]
+    rounds_before = builder.count
+    kept = builder.tail(rounds_before)
+    _keep_tail(match, seat, kept, groups or ([last] if last else []), latest,
+               _recent_summary(positions, match.last_seq, seat))
+    log = builder.log()
+    log.update(append=True, since=since, seq=match.last_seq)
+    return log, groups, positions, latest
 
 
 def match_board(match: Match, seat: int | None, since: int | None = None) -> dict:
     """What the play page needs for one seat (or a spectator): the board at the match's
     position, the move log, and — when ``since`` is an earlier position — the boards after each
     move since then (at most ``MAX_FRAMES``, older ones skipped), each from the seat's own
-    view at that position, for the page to play back one by one."""
+    view at that position, for the page to play back one by one.
+
+    With ``since`` (the position the page shows) the log is only its lines after it (``log["append"]``),
+    built from the log's tail kept at that position, for the page to append: a live board's update reads
+    and writes only what is new, however long the match (issue 22 item 4). Without a kept tail, or once
+    the match has ended (every event is then public), the log is built as on the page's first board."""
     game = registry.get(match.game)
     names = players(match)
-    log, groups = _board_log(match, seat, names)
+    # an ended match shows every event in full (what was hidden while it ran): its log is built whole
+    appended = _appended(match, seat, names, since) \
+        if since is not None and 0 <= since < match.last_seq and match.is_running else None
+    if appended is not None:
+        log, groups, positions, latest = appended
+    else:
+        log, groups, builder = _board_build(match, seat, names)
+        log["seq"] = match.last_seq
+        positions = groups
+        visible = [g for g in groups if g["lines"]]
+        latest = visible[-1] if visible else None
+        _keep_tail(match, seat, builder, groups, latest, _recent_summary(groups, match.last_seq, seat))
     state = store.load_state(match) if not match.is_waiting else None
     if state is None:  # the seats are not all taken yet: no deal, only the log of the opening
         return {"match": match, "game": match.game, "game_name": GAME_LABELS.get(match.game, match.game),
@@ -930,10 +1070,9 @@ def match_board(match: Match, seat: int | None, since: int | None = None) -> dic
     legal = game.legal_moves(state, seat) if seat is not None and match.is_running \
         and seat not in (view.get("resigned") or ()) else []
     visible = [g for g in groups if g["lines"]]
-    latest = visible[-1] if visible else None
     context = {"match": match, "game": match.game, "game_name": GAME_LABELS.get(match.game, match.game),
                "seat": seat, "players": names, "log": log, "frames": [], "hands": None, "news": []}
-    context.update(_position(match, game, view, seat, names, latest, groups, legal, match.last_seq, live=True,
+    context.update(_position(match, game, view, seat, names, latest, positions, legal, match.last_seq, live=True,
                              reasons=hand_reasons(match.game, state, seat, view, legal)))
     if since is not None and 0 <= since < match.last_seq:
         context["news"] = _news(visible, since, seat, names)
@@ -951,7 +1090,7 @@ def match_board(match: Match, seat: int | None, since: int | None = None) -> dic
                         state = game.apply(state, e.payload)
                 frame_view = game.view(state, seat)
                 context["frames"].append(
-                    _position(match, game, frame_view, seat, names, g, groups, [], g["end"], live=False))
+                    _position(match, game, frame_view, seat, names, g, positions, [], g["end"], live=False))
     return context
 
 

@@ -178,9 +178,60 @@
     return true;
   }
 
+  /* ---------------------------------------------------------------- the log, appended */
+
+  /* A live board's update carries only the log lines after the page's position (template.log-append) and
+     keeps the log the page has (hx-preserve): add the lines it does not have yet (an answer that crossed
+     another may repeat some), open the rounds that began, and take each round's table as it now stands. */
+  function appendLog(layout) {
+    var add = layout.querySelector("template.log-append");
+    var log = layout.querySelector(".move-log");
+    if (!add || !log) return;
+    add.parentNode.removeChild(add);
+    var body = log.querySelector(".log-body");
+    var shown = +(log.dataset.seq || 0);
+    if (!body || +add.dataset.seq <= shown) return;
+    toArray(add.content.querySelectorAll(".log-round[data-first]")).reverse().forEach(function (round) {
+      var lines = toArray(round.querySelectorAll(".log-lines li[data-seq]")).filter(function (li) {
+        return +li.dataset.seq > shown;
+      });
+      var mine = body.querySelector('.log-round[data-first="' + round.dataset.first + '"]');
+      if (!mine) {
+        toArray(round.querySelectorAll(".log-lines li[data-seq]")).forEach(function (li) {
+          if (+li.dataset.seq <= shown) li.parentNode.removeChild(li);
+        });
+        var empty = body.querySelector(".log-empty");
+        if (empty) empty.parentNode.removeChild(empty);
+        body.insertBefore(round, body.firstChild);
+        return;
+      }
+      var list = mine.querySelector(".log-lines");
+      var have = {};  // lines the round already has ("Show earlier lines" reads the round as it is now)
+      toArray(list.querySelectorAll("li[data-seq]")).forEach(function (li) { have[li.dataset.seq] = true; });
+      lines.reverse().forEach(function (li) {
+        if (!have[li.dataset.seq]) list.insertBefore(li, list.firstChild);
+      });
+      var head = round.querySelector("summary");
+      var table = round.querySelector(".round-summary");
+      var oldTable = mine.querySelector(":scope > .round-summary");
+      if (table) {
+        mine.replaceChild(head, mine.querySelector("summary"));
+        if (oldTable) mine.replaceChild(table, oldTable);
+        else mine.insertBefore(table, list);
+      }
+    });
+    log.dataset.seq = add.dataset.seq;
+    var live = layout.querySelector(".board.live");
+    var from = live ? live.dataset.from : null;
+    toArray(log.querySelectorAll(".log-lines li.is-last")).forEach(function (li) {
+      if (li.dataset.move !== from) li.classList.remove("is-last");
+    });
+  }
+
   function setupBoard(layout) {
     if (layout.dataset.ready) return;
     layout.dataset.ready = "1";
+    appendLog(layout);
     var select = layout.querySelector("select.playback-speed");
     if (select) select.value = speed();
     var body = layout.querySelector(".log-body");

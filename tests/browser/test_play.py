@@ -172,6 +172,7 @@ def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(li
     browser.fast_playback()
     sign_in(page, live_server, django_user_model)
     start(page, game, **fields)
+    page.evaluate("document.getElementById('move-log').dataset.kept = 'yes'")  # the first board's log
     # when the player plays to the end of a round
     played = play_until(page, game, ROUND_TABLE_IN_LOG)
     for _ in range(3):
@@ -199,9 +200,17 @@ def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(li
         seq: +document.querySelector('#board .board.live').dataset.seq,
         first: Math.min(...[...document.querySelectorAll('.move-log details.log-round:not([hx-get])')]
                              .map(d => +d.dataset.first)),
+        over: document.querySelector('#board .board.live').dataset.over === '1',
+        kept: document.getElementById('move-log').dataset.kept || null,
         lines: [...document.querySelectorAll('.move-log li[data-move]')]
-                 .map(e => [+e.dataset.move, e.textContent.trim()])})""")
-    lines = shown["lines"]
+                 .map(e => [+e.dataset.move, e.textContent.trim(), +e.dataset.seq])})""")
+    # the log was appended to, move after move, never rebuilt (until the match ended: then every hidden
+    # detail is told, and the log comes whole), and it says what the whole log says
+    assert shown["over"] or shown["kept"] == "yes"
+    whole = [[line["move"], line["text"], line["seq"]] for r in selectors.match_log(match, 0, upto=shown["seq"])["rounds"]
+             if r["first"] >= shown["first"] for line in r["lines"]]
+    assert [line for line in shown["lines"] if line[2] <= shown["seq"]] == whole
+    lines = [(move, text) for move, text, _seq in shown["lines"]]
     moves_with_lines = {m for m, _ in lines}
     bot_moves = [seq for seq, seat in selectors.move_starts(match, upto=shown["seq"])
                  if seat != 0 and seq >= shown["first"]]
