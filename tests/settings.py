@@ -15,3 +15,13 @@ os.environ["CARDLEAGUE_ENV_FILE"] = ""
 os.environ.setdefault("DEBUG", "1")
 
 from league.settings import *  # noqa: E402,F401,F403
+
+# pytest-xdist: each worker its own cache (its rate-limit counts, kept log tails), as it has its own test
+# database; a test that clears the cache clears only its own worker's (the processes a test starts inherit
+# PYTEST_XDIST_WORKER, so they share the worker's cache).
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER:
+    if CACHES["default"]["BACKEND"].endswith("FileBasedCache"):  # noqa: F405
+        CACHES["default"]["LOCATION"] += f"-{_WORKER}"  # noqa: F405
+    else:
+        CACHES["default"]["KEY_PREFIX"] = _WORKER  # noqa: F405
