@@ -21,6 +21,8 @@ from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 from engine import registry
 from games.models import BOT_CHOICES, GAME_LABELS, Match, game_choices
 from games.clock_rules import check_clock
+from league import tournament_formats
+from league.tiebreaks import exact
 
 TIE_BREAKS = {
     "match_points": _("Match points"),
@@ -40,16 +42,6 @@ DEFAULT_TIE_BREAKS = ["match_points", "head_to_head", "buchholz", "sonneborn_ber
 
 def default_tie_breaks() -> list[str]:
     return list(DEFAULT_TIE_BREAKS)
-
-
-def exact(value) -> Fraction:
-    """A number of points as an exact fraction (from an int, a Decimal, a string such as "10/3" or
-    "2.50", or a float as it is written)."""
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, float):
-        return Fraction(str(value))
-    return Fraction(value)
 
 
 class PointsField(models.CharField):
@@ -367,8 +359,13 @@ class Tournament(models.Model):
         return GAME_LABELS.get(self.game, self.game)
 
     @property
+    def format_rules(self) -> tournament_formats.TournamentFormat:
+        """The format as one object (``league.tournament_formats``): pairing, planned rounds, byes, bracket."""
+        return tournament_formats.of(self.format)
+
+    @property
     def is_round_robin(self) -> bool:
-        return self.format in (self.Format.ROUND_ROBIN, self.Format.DOUBLE_ROUND_ROBIN, self.Format.LEAGUE)
+        return self.format_rules.scheduled
 
     def clean(self) -> None:
         errors = {}

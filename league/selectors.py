@@ -4,278 +4,38 @@ Pages, the admin, the API, CSV exports and the management commands all read
 through these functions, so they show the same numbers.
 
 Points and tie-breaks are exact fractions: a page shows them rounded to two decimals with the
-exact value in the cell's title (``num``, ``exact_text``); the CSV files give them exactly.
+exact value in the cell's title (``league.tiebreaks.num``, ``exact_text``); the CSV files give them exactly.
 
-Every tie-break is read round by round from the tables a player sat at (``Sitting``). Partners
-(one side: Karuselis with four seats) are never each other's opponents. A round in which a player
-met no opponent — a bye, a rest, a forfeit won or lost, a void table — is an *unplayed round*.
-
-Tie-breaks (each higher is better, except game points in games where fewer win):
-- match points: the standings' points;
-- game points: the game's own score summed over played matches (Cardavia: lives left);
-- head-to-head (FIDE's direct encounter): only when every two of the players still tied met at a
-  played table; then the points each took from the others, pair by pair and meeting by meeting:
-  the win points for finishing above the other, the draw points for the same place, the loss
-  points for below (at a table of any size). When two of them never met, it decides nothing;
-- Buchholz: per round, the opponent's match points (at a bigger table, the mean of the
-  opponents'), added up; median Buchholz: the same without the highest and the lowest round (with
-  three rounds or more);
-- Sonneborn–Berger: per round, the opponent's match points times the result against them (1
-  finished above, ½ the same place, 0 below; at a bigger table the mean over the opponents), added up;
-- wins: tables won outright (a side's win counts for both partners).
-An unplayed round counts by the league's ``unplayed_rounds``: ``virtual`` (the default; FIDE's
-tie-break regulations of 2023, the "dummy opponent") a game against a virtual opponent holding the
-player's own match points, with the round's result (1 for a forfeit won or a bye worth a win, ½ for a
-shared first place or a smaller bye, 0 otherwise); ``none``: the round adds nothing.
-Players equal on every criterion share a position.
+The tie-break rules themselves are pure functions in ``league.tiebreaks``; the rating chart's maths is
+``league.charts``. This module reads the database and calls them.
 """
 from __future__ import annotations
 
-import itertools
-import math
-from collections import defaultdict
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from django.db.models import Count, Max, Prefetch, Q
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, ngettext
 
 from engine import registry
 from games import store
 from games.models import GAME_LABELS, Match, Seat
 from games.words.terms import clock_words, options_text
-from league import pairing
+from league.charts import rating_chart
 from league.models import (TIE_BREAK_SHORT, TIE_BREAKS, Club, Entrant, Folded, League, PlayerProfile, Rating,
                            RatingHistory, Reminder, Round, Standing, Table, TableSeat, Tournament, Withdrawal,
                            exact)
-
-HALF = Fraction(1, 2)
-CENT = Decimal("0.01")
-
-
-def _terminates(value: Fraction) -> bool:
-    """Whether a fraction is a finite decimal (its denominator has no prime factor but 2 and 5)."""
-    d = value.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    return d == 1
-
-
-def exact_text(value) -> str:
-    """A number exactly: 3, 1.5, 2.25, 0.125 — or, when no decimal ends, a fraction: 10/3."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    value = exact(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    if _terminates(value):
-        return format(Decimal(value.numerator) / Decimal(value.denominator), "f")
-    return f"{value.numerator}/{value.denominator}"
-
-
-def num(value) -> str:
-    """A number as people write it: 3, 1.5, 2.25; rounded to two decimals when it has more
-    (10/3 shows 3.33: ``exact_text`` gives the exact value)."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    value = exact(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    rounded = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(CENT, ROUND_HALF_UP)
-    text = format(rounded, "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def number_cell(value) -> dict:
-    """A value as a cell shows it: ``text`` (rounded) and ``exact`` (the title, when rounding changed it)."""
-    text, full = num(value), exact_text(value)
-    return {"text": text, "exact": full if full != text else ""}
-
+from league.tiebreaks import HALF, Entry, Sitting, best_seat, exact_text, num, number_cell, rank_entries
 
 def higher_game_points_win(tournament: Tournament) -> bool:
     """Whether more game points are better in the tournament's matches: the engine's ``score_order`` of
-    the game with the league's options (most games: more is better; LIVOL's own-hand variant and IOTA's
-    kids' variant: fewer)."""
-    return registry.get(tournament.league.game).score_order(tournament.league.options) == "higher"
-
-
-# ---------------------------------------------------------------------------
-# Ranking with tie-breaks (pure)
-# ---------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Entry:
-    id: int
-    seed: int
-    points: Fraction = Fraction(0)
-    game_points: int = 0
-    wins: int = 0
-    stage: int = 0          # knockout: how far the player got (higher first)
-
-
-@dataclass(frozen=True)
-class Ranked:
-    id: int
-    position: int
-    values: dict
-
-
-@dataclass(frozen=True)
-class Sitting:
-    """One entrant's seat at one decided table, as the tie-breaks read it.
-
-    ``played``: a seat of a finished match (False: a bye, a rest, a forfeit, a void table).
-    ``side``: partners at a match share one (None: a side alone). ``result``: an unplayed round's
-    result for Sonneborn–Berger's virtual opponent (1, ½ or 0)."""
-    entrant: int
-    place: int | None
-    side: int | None = None
-    played: bool = True
-    result: Fraction = Fraction(0)
-
-
-def _sitting(seat) -> Sitting:
-    """A ``Sitting``, or an (entrant, place) pair: a seat of a played table, alone on its side."""
-    if isinstance(seat, Sitting):
-        return seat
-    entrant, place = seat
-    return Sitting(entrant, place, played=place is not None)
-
-
-def _result(pa: int, pb: int) -> Fraction:
-    return Fraction(1) if pa < pb else (HALF if pa == pb else Fraction(0))
-
-
-def _opponents(me: Sitting, table: Sequence[Sitting]) -> list[Sitting]:
-    """Whom ``me`` played at a table: the other sides' seats of a played match (never a partner)."""
-    if not me.played:
-        return []
-    return [o for o in table if o is not me and o.played and o.entrant != me.entrant
-            and not (me.side is not None and o.side == me.side)]
-
-
-def _mean(values: list[Fraction]) -> Fraction:
-    return sum(values, Fraction(0)) / len(values)
-
-
-def tie_break_values(entries: dict[int, Entry], tables: Iterable[Sequence], *,
-                     unplayed: str = "virtual") -> dict[int, dict]:
-    """Every tie-break but head-to-head, per entrant, exactly. ``tables``: one list of ``Sitting``
-    (or (entrant id, place) pairs) per decided table; each table is one round of its players.
-
-    Per round: Buchholz adds the opponent's match points (the mean of the opponents' at a bigger
-    table), Sonneborn–Berger the opponent's points times the result against them (the mean over the
-    opponents). An unplayed round (no opponent at the table) with ``unplayed="virtual"`` adds the
-    player's own points to Buchholz and own points × the round's result to Sonneborn–Berger;
-    with ``"none"`` it adds nothing."""
-    points = {e.id: exact(e.points) for e in entries.values()}
-    rounds: dict[int, list[Fraction]] = defaultdict(list)     # Buchholz, one value per round
-    sb: dict[int, Fraction] = defaultdict(Fraction)
-    for raw in tables:
-        table = [_sitting(s) for s in raw]
-        for me in table:
-            if me.entrant not in entries:
-                continue
-            met_here = _opponents(me, table)
-            opponents = [o for o in met_here if o.entrant in entries]
-            if opponents:
-                rounds[me.entrant].append(_mean([points[o.entrant] for o in opponents]))
-                sb[me.entrant] += _mean([points[o.entrant] * _result(me.place, o.place) for o in opponents])
-            elif not met_here and unplayed == "virtual":
-                own = points[me.entrant]
-                rounds[me.entrant].append(own)
-                sb[me.entrant] += own * me.result
-    out = {}
-    for e in entries.values():
-        scores = sorted(rounds[e.id])
-        buchholz = sum(scores, Fraction(0))
-        median = sum(scores[1:-1], Fraction(0)) if len(scores) >= 3 else buchholz
-        out[e.id] = {"match_points": points[e.id], "game_points": Fraction(e.game_points), "buchholz": buchholz,
-                     "median_buchholz": median, "sonneborn_berger": sb[e.id], "wins": Fraction(e.wins)}
-    return out
-
-
-def met(a: int, b: int, tables: Iterable[Sequence]) -> bool:
-    """Whether two entrants played each other (as opponents, not partners) at a finished match."""
-    for raw in tables:
-        table = [_sitting(s) for s in raw]
-        me = next((s for s in table if s.entrant == a), None)
-        if me is not None and any(o.entrant == b for o in _opponents(me, table)):
-            return True
-    return False
-
-
-def head_to_head(group: set[int], tables: Iterable[Sequence], win, draw, loss) -> dict[int, Fraction] | None:
-    """FIDE's direct encounter among ``group``: None (it decides nothing) unless every two of them
-    met; then the points each took from the others, pair by pair and meeting by meeting (``win``
-    for finishing above, ``draw`` for the same place, ``loss`` for below, at a table of any size)."""
-    tables = [[_sitting(s) for s in raw] for raw in tables]
-    if any(not met(a, b, tables) for a, b in itertools.combinations(sorted(group), 2)):
-        return None
-    win, draw, loss = exact(win), exact(draw), exact(loss)
-    out = {e: Fraction(0) for e in group}
-    for table in tables:
-        for me in table:
-            if me.entrant not in group:
-                continue
-            for o in _opponents(me, table):
-                if o.entrant in group:
-                    out[me.entrant] += win if me.place < o.place else (draw if me.place == o.place else loss)
-    return out
-
-
-def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence], order: Sequence[str], *,
-                 win=3, draw=1, loss=0, higher_game_points=True, unplayed: str = "virtual") -> list[Ranked]:
-    """Order entrants by (knockout stage, then) the tie-breaks in ``order``.
-
-    Each criterion splits the groups still tied; head-to-head is computed inside each such group
-    (and splits nothing where two of its players never met). Players equal on all criteria share a
-    position and are listed by seed.
-    """
-    tables = [[_sitting(s) for s in raw] for raw in tables]
-    by_id = {e.id: e for e in entries}
-    values = tie_break_values(by_id, tables, unplayed=unplayed)
-    shown_h2h: dict[int, Fraction] = {}
-    groups = [sorted(g, key=lambda e: e.seed)
-              for _, g in itertools.groupby(sorted(entries, key=lambda e: -e.stage), key=lambda e: e.stage)]
-    groups = [[e.id for e in g] for g in groups]
-    for key in order:
-        split = []
-        for group in groups:
-            if len(group) == 1:
-                split.append(group)
-                continue
-            if key == "head_to_head":
-                vals = head_to_head(set(group), tables, win, draw, loss)
-                if vals is None:       # not all of them met: it decides nothing here
-                    split.append(group)
-                    continue
-                shown_h2h.update(vals)
-            else:
-                sign = -1 if (key == "game_points" and not higher_game_points) else 1
-                vals = {e: sign * values[e][key] for e in group}
-            ordered = sorted(group, key=lambda e: -vals[e])
-            for _value, run in itertools.groupby(ordered, key=lambda e: vals[e]):
-                split.append(list(run))
-        groups = split
-    out, position = [], 1
-    for group in groups:
-        for e in sorted(group, key=lambda e: by_id[e].seed):
-            vals = dict(values[e])
-            vals["head_to_head"] = shown_h2h.get(e)
-            out.append(Ranked(e, position, vals))
-        position += len(group)
-    return out
+    the game with the options its matches are played with (the tournament's, which start as the league's
+    and may differ; most games: more is better; LIVOL's own-hand variant and IOTA's kids' variant: fewer)."""
+    return registry.get(tournament.game).score_order(tournament.options) == "higher"
 
 
 # ---------------------------------------------------------------------------
@@ -387,7 +147,7 @@ def scoring_rules(tournament: Tournament) -> list[dict]:
     league = tournament.league
     rules = Rules.of(tournament)
     seats = tournament.seats_per_table
-    fmt = tournament.format
+    fmt = tournament.format_rules
     values = {"win": exact_text(rules.win), "draw": exact_text(rules.draw), "loss": exact_text(rules.loss),
               "bye": exact_text(rules.bye_points)}
     out = []
@@ -418,10 +178,10 @@ def scoring_rules(tournament: Tournament) -> list[dict]:
             "Partners are one side and hold one place (a full table is a table of two places): both take the "
             "side's place, points and result (a side's win is a win for both), and a partner is never an opponent — "
             "not in Buchholz, Sonneborn–Berger or head-to-head. A smaller table plays without partnerships.") % {"n": seats, "a": a, "b": b, "c": c, "d": d})})
-    if fmt == Tournament.Format.SWISS:
+    if fmt.bye_scores:
         bye = _("A bye (when the players do not fill the tables) scores %(bye)s, in a round without an "
                 "opponent.") % values
-    elif fmt == Tournament.Format.KNOCKOUT:
+    elif fmt.bracket:
         bye = _("A bye: through to the next round without a match, and no points.")
     else:
         bye = _("A rest (when the players do not fill the tables): no points, in a round without an opponent.")
@@ -454,7 +214,7 @@ def standings(tournament: Tournament) -> dict:
     league = tournament.league
     order = [k for k in league.tie_breaks if k in TIE_BREAKS] or ["match_points"]
     rows = list(Standing.objects.filter(tournament=tournament).select_related("entrant__player"))
-    knockout = tournament.format == Tournament.Format.KNOCKOUT
+    knockout = tournament.format_rules.bracket
     stages = knockout_stages(tournament) if knockout else {}
     entries = [Entry(s.entrant_id, s.entrant.seed, exact(s.points or 0), s.game_points, s.wins,
                      stages.get(s.entrant_id, 0)) for s in rows]
@@ -527,13 +287,6 @@ def table_winner(table: Table) -> int | None:
                      higher_game_points_win(table.round.tournament))
 
 
-def best_seat(seats: Iterable[tuple[int, int | None, int | None, int]], higher_game_points: bool) -> int | None:
-    """Among (entrant id, place, game points, seed) of the seats still playing, who goes through:
-    the best place, then game points, then the better seed (``table_winner``'s rule, without queries)."""
-    sign = 1 if higher_game_points else -1
-    best = min(seats, key=lambda s: (s[1] if s[1] is not None else 10 ** 6, -sign * (s[2] or 0), s[3]),
-               default=None)
-    return best[0] if best is not None else None
 
 
 # ---------------------------------------------------------------------------
@@ -650,7 +403,7 @@ def tournament_bracket(tournament: Tournament, rounds: list[dict] | None = None)
     yet, the players already known to reach it (``waiting``; ``None`` for a table still to finish).
     ``tables`` lists the column's tables, each with its ``winner`` (an entrant id).
     """
-    if tournament.format != Tournament.Format.KNOCKOUT:
+    if not tournament.format_rules.bracket:
         return []
     rounds = rounds if rounds is not None else tournament_rounds(tournament)
     seats = tournament.seats_per_table
@@ -717,9 +470,7 @@ def tournament_fixtures(tournament: Tournament) -> list[dict]:
     # the game's partnerships, as the round's pairing reads them (``rounds._sides``)
     sides = tuple((k, of_seat) for k in range(2, tournament.seats_per_table + 1)
                   if len(set(of_seat := sides_of(tournament.game, k))) < k)
-    schedule = pairing.round_robin(len(field), tournament.seats_per_table, min_seats,
-                                   double=tournament.format != Tournament.Format.ROUND_ROBIN,
-                                   **({"sides": sides} if sides else {}))
+    schedule = tournament.format_rules.schedule(len(field), tournament.seats_per_table, min_seats, sides)
     done = tournament.round_set.count()
     out = []
     for number, p in enumerate(schedule, start=1):
@@ -865,133 +616,6 @@ def ratings_for_game(game: str, limit: int = 100) -> list[dict]:
     return out
 
 
-# The rating chart: an SVG drawn on the server (no script), in viewBox units.
-CHART_WIDTH, CHART_HEIGHT = 480, 250
-CHART_MARGIN = {"top": 14, "right": 22, "bottom": 52, "left": 58}
-# Steps between date ticks: seconds within a day, then days, then months.
-_SECOND_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200)
-_DAY_STEPS = (1, 2, 3, 7, 14)
-_MONTH_STEPS = (1, 2, 3, 6, 12, 24, 60)
-
-
-def _svg(value: float) -> str:
-    """A coordinate for an SVG attribute: a dot as the decimal mark whatever the language."""
-    return f"{value:.1f}"
-
-
-def value_ticks(low: float, high: float, most: int = 5) -> list[float]:
-    """Round values (1, 2, 2.5 or 5 times a power of ten apart) from below ``low`` to above ``high``."""
-    if high - low < 1e-9:
-        low, high = low - 1, high + 1
-    raw = (high - low) / (most - 1)
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if raw <= m * magnitude * (1 + 1e-9))
-    first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
-    return [round(i * step, 10) for i in range(first, last + 1)]
-
-
-def _add_months(moment: datetime, months: int) -> datetime:
-    index = moment.year * 12 + moment.month - 1 + months
-    return moment.replace(year=index // 12, month=index % 12 + 1)
-
-
-def date_ticks(first: datetime, last: datetime, most: int = 5) -> tuple[list[datetime], str]:
-    """Round moments (local time) between ``first`` and ``last``, at the smallest step that gives at
-    most ``most`` of them, and the format that labels them (``django.utils.formats``)."""
-    first, last = timezone.localtime(first), timezone.localtime(last)
-    span = (last - first).total_seconds()
-    midnight = first.replace(hour=0, minute=0, second=0, microsecond=0)
-    for step in _SECOND_STEPS:
-        if span / step < most:
-            offset = math.ceil((first - midnight).total_seconds() / step) * step
-            ticks, moment = [], midnight + timedelta(seconds=offset)
-            while moment <= last:
-                ticks.append(moment)
-                moment += timedelta(seconds=step)
-            return ticks, ("H:i:s" if step < 60 else "TIME_FORMAT")
-    day_format = "MONTH_DAY_FORMAT" if first.year == last.year else "SHORT_DATE_FORMAT"
-    start_day = midnight if midnight == first else midnight + timedelta(days=1)
-    for step in _DAY_STEPS:
-        if span / (step * 86400) < most:
-            ticks, moment = [], start_day
-            if step % 7 == 0:
-                moment += timedelta(days=-moment.weekday() % 7)  # weeks start on Monday
-            while moment <= last:
-                ticks.append(moment)
-                moment += timedelta(days=step)  # wall-clock days: midnight stays midnight
-            return ticks, day_format
-    month = midnight.replace(day=1)
-    if month < first:
-        month = _add_months(month, 1)
-    for step in _MONTH_STEPS:
-        if span / (step * 30.4 * 86400) < most:
-            break
-    ticks = []
-    while month <= last:
-        ticks.append(month)
-        month = _add_months(month, step)
-    return ticks, ("YEAR_MONTH_FORMAT" if step < 12 else "Y")
-
-
-def rating_chart(points: Sequence[tuple[datetime, float]], *, start: float | None = None) -> dict:
-    """The rating over time as an inline SVG: a line with a dot per rated match, dates on the x axis,
-    the rating on the y axis, round ticks on both and a title on each.
-
-    ``points``: (played at, rating after the match), oldest first; ``start``: the rating before the
-    first match (drawn at the first match's time). Coordinates are strings in viewBox units.
-    """
-    width, height, m = CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN
-    left, right, top, bottom = m["left"], width - m["right"], m["top"], height - m["bottom"]
-    chart = {"width": width, "height": height, "left": left, "right": right, "top": top, "bottom": bottom,
-             "polyline": "", "dots": [], "x_ticks": [], "y_ticks": [],
-             "y_title": str(_("Rating")), "x_title": "",
-             "y_title_transform": f"translate(14 {_svg((top + bottom) / 2)}) rotate(-90)",
-             "x_title_x": _svg((left + right) / 2), "x_title_y": _svg(height - 6)}
-    if not points:
-        return chart
-    series = ([(points[0][0], start, True)] if start is not None else []) + [(t, v, False) for t, v in points]
-    first, last = points[0][0], points[-1][0]
-    span = (last - first).total_seconds()
-    inset = 10  # keep the first and last dots off the axes
-    x_of = ((lambda t: left + inset + (right - left - 2 * inset) * (t - first).total_seconds() / span) if span
-            else (lambda t: (left + right) / 2))
-    values = value_ticks(min(v for _t, v, _s in series), max(v for _t, v, _s in series))
-    low, high = values[0], values[-1]
-
-    def y_of(v: float) -> float:
-        return bottom - (bottom - top) * (v - low) / (high - low)
-
-    decimals = next(d for d in range(4) if all(abs(v * 10 ** d - round(v * 10 ** d)) < 1e-6 for v in values))
-    chart["y_ticks"] = [{"y": _svg(y_of(v)), "label": formats.number_format(v, decimals)} for v in values]
-    ticks, tick_format = date_ticks(first, last) if span else ([], "TIME_FORMAT")
-    if not ticks:  # all within a second or so: the moment they were played
-        ticks, tick_format = [timezone.localtime(first)], ("H:i:s" if span else "TIME_FORMAT")
-    several_days = timezone.localtime(first).date() != timezone.localtime(last).date()
-    labels = [(x_of(t), formats.date_format(t, "MONTH_DAY_FORMAT" if several_days and tick_format in (
-        "TIME_FORMAT", "H:i:s") and (t.hour, t.minute, t.second) == (0, 0, 0) else tick_format)) for t in ticks]
-    label_width = 8 * max(len(label) for _x, label in labels) + 10  # 14px text, roughly
-    while len(labels) > 1 and min(b[0] - a[0] for a, b in zip(labels, labels[1:])) < label_width:
-        labels = labels[::2]  # fewer ticks rather than overlapping labels
-    for x, label in labels:
-        # a label stays inside the picture; the tick marks the moment
-        text_x = min(max(x, label_width / 2), width - label_width / 2)
-        chart["x_ticks"].append({"x": _svg(x), "text_x": _svg(text_x), "label": label})
-    first_local, last_local = timezone.localtime(first), timezone.localtime(last)
-    if first_local.date() == last_local.date():
-        chart["x_title"] = str(_("Time played on %(date)s") % {"date": formats.date_format(first_local,
-                                                                                          "DATE_FORMAT")})
-    else:
-        chart["x_title"] = str(_("Date played"))
-    coords = [(x_of(t), y_of(v), t, v, is_start) for t, v, is_start in series]
-    chart["polyline"] = " ".join(f"{_svg(x)},{_svg(y)}" for x, y, *_rest in coords)
-    chart["dots"] = [{
-        "x": _svg(x), "y": _svg(y), "start": is_start,
-        "label": (str(_("Starting rating: %(rating)s")) % {"rating": formats.number_format(v, 1)} if is_start
-                  else str(_("%(when)s: %(rating)s")) % {
-                      "when": formats.date_format(timezone.localtime(t), "DATETIME_FORMAT"),
-                      "rating": formats.number_format(v, 1)}),
-    } for x, y, t, v, is_start in coords]
-    return chart
 
 
 def player_ratings(player: PlayerProfile) -> list[dict]:

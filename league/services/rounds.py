@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 
 from django.conf import settings
 from django.db import transaction
@@ -21,18 +20,9 @@ from league.services.seeding import seeded_secret
 
 
 def planned_rounds(tournament: Tournament, field: int) -> int:
-    seats = tournament.seats_per_table
-    min_seats = _min_seats(tournament)
-    if tournament.is_round_robin:
-        return len(pairing.round_robin(field, seats, min_seats, double=_double(tournament),
-                                       sides=pairing_sides(tournament)))
-    if tournament.format == Tournament.Format.KNOCKOUT:
-        return pairing.knockout_rounds(field, seats)
-    return tournament.rounds or max(1, math.ceil(math.log2(max(field, 2))))
-
-
-def _double(tournament: Tournament) -> bool:
-    return tournament.format in (Tournament.Format.DOUBLE_ROUND_ROBIN, Tournament.Format.LEAGUE)
+    """How many rounds ``field`` players play in this tournament (its format's ``planned_rounds``)."""
+    return tournament.format_rules.planned_rounds(field, tournament.seats_per_table, _min_seats(tournament),
+                                                  pairing_sides(tournament), rounds=tournament.rounds)
 
 
 def pairing_sides(tournament: Tournament) -> pairing.Sides:
@@ -121,17 +111,17 @@ def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> l
 def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
     """The next round's tables as [(table number, kind, [entrant ids in seat order])], or None
     when nobody is left to pair."""
-    seats, min_seats = tournament.seats_per_table, _min_seats(tournament)
-    if tournament.is_round_robin:
-        field = [e.pk for e in sorted(entrants, key=lambda e: e.seed) if withdrawn.get(e.pk, 1) != 0]
-        schedule = pairing.round_robin(len(field), seats, min_seats, double=_double(tournament),
-                                       sides=pairing_sides(tournament))
-        this = schedule[number - 1]
-        return _numbered([(Table.Kind.MATCH, [field[i] for i in t]) for t in this.tables]
-                         + [(Table.Kind.BYE, [field[i]]) for i in this.byes])
-    if tournament.format == Tournament.Format.KNOCKOUT:
-        return _pair_knockout(tournament, number, entrants, withdrawn)
-    return _pair_swiss(tournament, entrants, withdrawn)
+    return _PAIRERS[tournament.format_rules.pairing](tournament, number, entrants, withdrawn)
+
+
+def _pair_schedule(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
+    """A round robin's round ``number``, from its schedule for the players who did not withdraw before it began."""
+    field = [e.pk for e in sorted(entrants, key=lambda e: e.seed) if withdrawn.get(e.pk, 1) != 0]
+    schedule = tournament.format_rules.schedule(len(field), tournament.seats_per_table, _min_seats(tournament),
+                                                pairing_sides(tournament))
+    this = schedule[number - 1]
+    return _numbered([(Table.Kind.MATCH, [field[i] for i in t]) for t in this.tables]
+                     + [(Table.Kind.BYE, [field[i]]) for i in this.byes])
 
 
 def _pair_swiss(tournament: Tournament, entrants: list[Entrant], withdrawn: dict):
@@ -152,6 +142,10 @@ def _pair_swiss(tournament: Tournament, entrants: list[Entrant], withdrawn: dict
                                       sides=pairing_sides(tournament))
     return _numbered([(Table.Kind.MATCH, list(t)) for t in result.tables]
                      + [(Table.Kind.BYE, [b]) for b in result.byes])
+
+
+def _pair_next_swiss(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
+    return _pair_swiss(tournament, entrants, withdrawn)
 
 
 def _numbered(tables: list) -> list:
@@ -373,3 +367,7 @@ def round_close(*, round_id: int) -> bool:
     if following is not None and rnd.tournament.auto_advance and not dispatch.works_here():
         round_start(round_id=following.pk)
     return True
+
+
+#: How a round is drawn, by the format's ``pairing`` (``league.tournament_formats``).
+_PAIRERS = {"schedule": _pair_schedule, "swiss": _pair_next_swiss, "knockout": _pair_knockout}

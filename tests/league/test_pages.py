@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 from django.utils import formats, timezone
 
-from league import selectors, services
+from league import charts, selectors, services
 from league.models import PlayerProfile, RatingHistory, Round, Table, Tournament
 from tests.league.conftest import make_tournament
 
@@ -293,18 +293,18 @@ def test_the_rating_chart_has_dates_on_the_x_axis_and_the_rating_on_the_y_axis(c
 
 def test_chart_ticks_are_round_and_in_local_time():
     # values: round steps that cover the range
-    assert selectors.value_ticks(-1.3, 7.9) == [-2.5, 0, 2.5, 5, 7.5, 10]
-    assert selectors.value_ticks(3, 3) == [2, 2.5, 3, 3.5, 4]
+    assert charts.value_ticks(-1.3, 7.9) == [-2.5, 0, 2.5, 5, 7.5, 10]
+    assert charts.value_ticks(3, 3) == [2, 2.5, 3, 3.5, 4]
     # moments: midnights, Mondays, first days of months, in the site's time zone
     tz = timezone.get_current_timezone()
-    days, fmt = selectors.date_ticks(datetime(2025, 5, 1, 18, tzinfo=tz), datetime(2025, 5, 4, 9, tzinfo=tz))
+    days, fmt = charts.date_ticks(datetime(2025, 5, 1, 18, tzinfo=tz), datetime(2025, 5, 4, 9, tzinfo=tz))
     assert [d.day for d in days] == [2, 3, 4] and {(d.hour, d.minute) for d in days} == {(0, 0)}
     assert fmt == "MONTH_DAY_FORMAT"
-    weeks, _ = selectors.date_ticks(datetime(2025, 5, 1, tzinfo=tz), datetime(2025, 6, 10, tzinfo=tz))
+    weeks, _ = charts.date_ticks(datetime(2025, 5, 1, tzinfo=tz), datetime(2025, 6, 10, tzinfo=tz))
     assert weeks and all(d.weekday() == 0 for d in weeks)
-    months, fmt = selectors.date_ticks(datetime(2024, 11, 20, tzinfo=tz), datetime(2025, 6, 10, tzinfo=tz))
+    months, fmt = charts.date_ticks(datetime(2024, 11, 20, tzinfo=tz), datetime(2025, 6, 10, tzinfo=tz))
     assert all(d.day == 1 for d in months) and fmt == "YEAR_MONTH_FORMAT"
-    minutes, fmt = selectors.date_ticks(datetime(2025, 5, 1, 18, 1, tzinfo=tz),
+    minutes, fmt = charts.date_ticks(datetime(2025, 5, 1, 18, 1, tzinfo=tz),
                                         datetime(2025, 5, 1, 18, 44, tzinfo=tz))
     assert all(m.minute % 5 == 0 for m in minutes) and fmt == "TIME_FORMAT"
 

@@ -418,6 +418,16 @@ def test_game_points_count_the_way_the_game_ranks_them(club):
     assert winner.game_points == min(table.match.result["scores"])
 
 
+def test_game_points_count_the_way_the_tournaments_own_options_rank_them(club):
+    # given a LIVOL league scored by the winner, and a tournament of it played with the own-hand variant
+    league = services.league_create(club_id=club.pk, name="Winner scores", game="livol",
+                                    options={"target": 30, "variant": "winner_scores"})
+    own_hand = make_tournament(league, format="swiss", players=2, rounds=1,
+                               options={"target": 30, "variant": "own_hand"})
+    # then fewer game points are better in that tournament, as its matches rank them
+    assert selectors.higher_game_points_win(own_hand) is False
+    assert selectors.higher_game_points_win(make_tournament(league, format="swiss", players=2, rounds=1)) is True
+
 def test_a_lost_match_finished_is_recovered_by_the_sweep(league):
     tournament = make_tournament(league, format="swiss", players=2, rounds=1)
     rnd = services.round_pair(tournament_id=tournament.pk)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from league import selectors, services
 from league.models import Entrant, League, Rating, Round, Standing, Table, TableSeat
-from league.selectors import Entry, Sitting, head_to_head, rank_entries, tie_break_values
+from league.tiebreaks import Entry, Sitting, head_to_head, rank_entries, tie_break_values
 from league.services.scoring import Rules, SeatIn, sides_of, table_scores
 from tests.league.conftest import make_tournament
 
