@@ -272,7 +272,7 @@ class _CardaviaDeal:
 
 class _LogBuilder:
     """Puts a seat's feed into words, move by move, by round: the state of a log being written. It can be
-    kept (``board_tail``) and fed only what came after, so that a live board's log is appended, never
+    kept (``_keep_tail``) and fed only what came after, so that a live board's log is appended, never
     rebuilt from event 1 (issue 22 item 4)."""
 
     def __init__(self, game: str, names, seat, options: dict | None = None):
@@ -371,11 +371,10 @@ class _LogBuilder:
         copy.count = rounds_before
         return copy
 
-    def log(self, *, final: bool = True) -> dict:
-        """The log by round, newest first (lines newest first). ``final``: the feed is complete (Cardavia's
-        last deal gets its table as it stands)."""
-        if final:
-            self._close_deal()
+    def log(self) -> dict:
+        """The log by round, newest first (lines newest first); Cardavia's last deal gets its table as it
+        stands (a builder goes on from its ``tail``, taken before)."""
+        self._close_deal()
         out = []
         for i, r in enumerate(reversed(self.rounds)):
             out.append({"number": r["number"], "title": r["title"], "first": r["first"], "index": r["index"],
@@ -969,7 +968,7 @@ def _board_build(match: Match, seat: int | None, names, *, window: bool = True):
     return _fold_old_rounds(log), groups, kept
 
 
-#: How long a board's log tail is kept for the next board of the same page (``board_tail``).
+#: How long a board's log tail is kept for the next board of the same page (``_keep_tail``).
 TAIL_SECONDS = 3600
 
 
@@ -979,24 +978,36 @@ def _tail_key(match: Match, seat: int | None, seq: int) -> str:
     return f"board-tail:{match.pk}:{seat}:{get_language()}:{seq}"
 
 
-def _keep_tail(match: Match, seat: int | None, builder: _LogBuilder, groups: list[dict], latest: dict | None,
+def _keep_tail(match: Match, seat: int | None, builder: _LogBuilder, last: dict | None, latest: dict | None,
                recent) -> None:
     """What the next board of this page needs to append to its log instead of rebuilding it: the log's
     builder, the last position (a timeout may still belong to it), the last one with lines and the round
     table the board shows now."""
     from django.core.cache import cache
 
-    last = groups[-1] if groups else None
     cache.set(_tail_key(match, seat, match.last_seq),
               {"builder": builder, "last": last, "latest": latest, "recent": recent}, TAIL_SECONDS)
 
 
+def _whole(match: Match, seat: int | None, names):
+    """The board's log as a page's first board has it (``_board_build``), its tail kept:
+    ``(log, groups, positions, latest)`` as ``_appended`` gives them."""
+    log, groups, builder = _board_build(match, seat, names)
+    log["seq"] = match.last_seq
+    visible = [g for g in groups if g["lines"]]
+    latest = visible[-1] if visible else None
+    _keep_tail(match, seat, builder, groups[-1] if groups else None, latest,
+               _recent_summary(groups, match.last_seq, seat))
+    return log, groups, groups, latest
+
+
 def _appended(match: Match, seat: int | None, names, since: int):
     """The log lines after ``since`` (the position the page shows, whose tail was kept), appended to the
-    log the page has: ``(log, groups, positions)``, or None when the tail is gone (the page gets the whole
-    board). ``groups``: the positions after ``since`` (the first one continues the page's last position
-    when events without a move of their own followed it); ``positions``: the same, after a stand-in for
-    everything before (for the round table the board shows)."""
+    log the page has: ``(log, groups, positions, latest)``, or None when the tail is gone (the page gets
+    the whole board). ``groups``: the positions after ``since`` (the first one continues the page's last
+    position when events without a move of their own followed it); ``positions``: the same, after a
+    stand-in for everything before (for the round table the board shows); ``latest``: the last position
+    with lines."""
     from django.core.cache import cache
 
     tail = cache.get(_tail_key(match, seat, since))
@@ -1023,9 +1034,7 @@ def _appended(match: Match, seat: int | None, names, since: int):
     latest = visible[-1] if visible else tail["latest"]
     stand_in = {"start": 0, "end": since, "seat": None, "move": False, "lines": [None], "summary": tail["recent"]}
     positions = [stand_in, *groups]
-    rounds_before = builder.count
-    kept = builder.tail(rounds_before)
-    _keep_tail(match, seat, kept, groups or ([last] if last else []), latest,
+    _keep_tail(match, seat, builder.tail(builder.count), groups[-1] if groups else last, latest,
                _recent_summary(positions, match.last_seq, seat))
     log = builder.log()
     log.update(append=True, since=since, seq=match.last_seq)
@@ -1047,15 +1056,7 @@ def match_board(match: Match, seat: int | None, since: int | None = None) -> dic
     # an ended match shows every event in full (what was hidden while it ran): its log is built whole
     appended = _appended(match, seat, names, since) \
         if since is not None and 0 <= since < match.last_seq and match.is_running else None
-    if appended is not None:
-        log, groups, positions, latest = appended
-    else:
-        log, groups, builder = _board_build(match, seat, names)
-        log["seq"] = match.last_seq
-        positions = groups
-        visible = [g for g in groups if g["lines"]]
-        latest = visible[-1] if visible else None
-        _keep_tail(match, seat, builder, groups, latest, _recent_summary(groups, match.last_seq, seat))
+    log, groups, positions, latest = appended or _whole(match, seat, names)
     state = store.load_state(match) if not match.is_waiting else None
     if state is None:  # the seats are not all taken yet: no deal, only the log of the opening
         return {"match": match, "game": match.game, "game_name": GAME_LABELS.get(match.game, match.game),
