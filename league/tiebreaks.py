@@ -61,15 +61,22 @@ def _terminates(value: Fraction) -> bool:
     return d == 1
 
 
-def exact_text(value) -> str:
-    """A number exactly: 3, 1.5, 2.25, 0.125 — or, when no decimal ends, a fraction: 10/3."""
+def _plain(value) -> str | Fraction:
+    """What ``exact_text`` and ``num`` write alike: nothing for None, two decimals for a float, a whole
+    number's digits; any other value as the exact fraction they each write their own way."""
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:.2f}"
     value = exact(value)
-    if value.denominator == 1:
-        return str(value.numerator)
+    return str(value.numerator) if value.denominator == 1 else value
+
+
+def exact_text(value) -> str:
+    """A number exactly: 3, 1.5, 2.25, 0.125 — or, when no decimal ends, a fraction: 10/3."""
+    value = _plain(value)
+    if isinstance(value, str):
+        return value
     if _terminates(value):
         return format(Decimal(value.numerator) / Decimal(value.denominator), "f")
     return f"{value.numerator}/{value.denominator}"
@@ -78,13 +85,9 @@ def exact_text(value) -> str:
 def num(value) -> str:
     """A number as people write it: 3, 1.5, 2.25; rounded to two decimals when it has more
     (10/3 shows 3.33: ``exact_text`` gives the exact value)."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    value = exact(value)
-    if value.denominator == 1:
-        return str(value.numerator)
+    value = _plain(value)
+    if isinstance(value, str):
+        return value
     rounded = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(CENT, ROUND_HALF_UP)
     text = format(rounded, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
