@@ -30,13 +30,13 @@ deal (and when no person's did: the server alone fixed it) and the result. The s
 """
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine import IllegalMove, registry
 from engine.bots import BOTS_KEYED_BY_SECRET, POLICY_NAMES, bot_key, bot_move
@@ -44,6 +44,9 @@ from engine.core import is_contribution, match_seed, server_contribution
 from engine.record import (BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, GENESIS_HASH, MATCH_ABORTED, MATCH_AWARDED,
                            MATCH_OPENED, SEAT_FORFEITED, SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS, commitment,
                            event_hash)
+
+if TYPE_CHECKING:
+    from engine.protocol import Game
 
 RECORD_FORMAT = "cardleague-match-record"
 RECORD_VERSION = 1
@@ -86,7 +89,7 @@ class Report:
         return f"BAD at event {self.first_bad_seq}: {self.problems[0]}"
 
 
-def verify_record(record: dict, *, secret: str | None = None) -> Report:
+def verify_record(record: object, *, secret: str | None = None) -> Report:
     """Check a match record (see the module's docstring); ``secret``: the operator's own check of a
     match still running (its secret is not in the record until the end)."""
     report = Report(match_id=record.get("match") if isinstance(record, dict) else None)
@@ -103,7 +106,7 @@ def verify_record(record: dict, *, secret: str | None = None) -> Report:
         return report
 
 
-def _verify(record: dict, report: Report, secret: str | None) -> Report:
+def _verify(record: dict[str, Any], report: Report, secret: str | None) -> Report:
     events = record.get("events") or []
     report.checked_events = len(events) if isinstance(events, list) else 0
     if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
@@ -120,7 +123,7 @@ def _verify(record: dict, report: Report, secret: str | None) -> Report:
     if secret is not None and report.ok:
         seed = _check_contributions(record, events, secret, report)
         if seed is not None:
-            _check_replay(record, events, seed, report, bots=bots_key(events, secret, record.get("match")))
+            _check_replay(record, events, seed, report, bots=bots_key(events, secret, record.get("match")))  # type: ignore[arg-type]
             report.replayed = report.ok
     if report.ok and record.get("result") and record.get("status") != "finished":
         where = len(events) or 1
@@ -130,7 +133,7 @@ def _verify(record: dict, report: Report, secret: str | None) -> Report:
     return report
 
 
-def _type_problem(record: dict) -> str | None:
+def _type_problem(record: dict[str, Any]) -> str | None:
     """Values of the wrong type where the checks rely on one (the schema's keys are checked above)."""
     if record.get("chain_version", 1) not in (1, 2) or type(record.get("chain_version", 1)) is not int:
         return "chain_version is 1 or 2"
@@ -151,7 +154,7 @@ def _type_problem(record: dict) -> str | None:
     return None
 
 
-def summary(record: dict) -> list[str]:
+def summary(record: dict[str, Any]) -> list[str]:
     """What the reader compares with what the server published: the match, game, players, commitment,
     whose randomness went into the deal, and the result."""
     seats = record.get("seats") or []
@@ -188,20 +191,20 @@ def _schema_text() -> str:
     return SCHEMA_PATH.read_text(encoding="utf-8")
 
 
-def record_schema() -> dict:
+def record_schema() -> dict[str, Any]:
     """The record's JSON Schema: ``engine/match-record.schema.json``, with ``game`` an enum of the games
     of ``engine.registry`` (read when asked, so that a new game's record is valid with no list to edit)."""
-    schema = json.loads(_schema_text())
+    schema: dict[str, Any] = json.loads(_schema_text())
     schema["properties"]["game"]["enum"] = list(registry.names())
     return schema
 
 
-def shape_problem(record: dict) -> str | None:
+def shape_problem(record: dict[str, Any]) -> str | None:
     """The first key that the schema does not allow or requires but is missing (the record, each seat,
     contribution and event): so that no byte of a record goes unchecked, not even a key's name."""
     schema = record_schema()
     props = schema["properties"]
-    checks = [("the record", record, schema)]
+    checks: list[tuple[str, Any, dict[str, Any]]] = [("the record", record, schema)]
     for part in ("seats", "contributions", "events"):
         items = record.get(part)
         if not isinstance(items, list):
@@ -217,7 +220,7 @@ def shape_problem(record: dict) -> str | None:
     return None
 
 
-def _check_chain(record: dict, events: list[dict], report: Report) -> None:
+def _check_chain(record: dict[str, Any], events: list[dict[str, Any]], report: Report) -> None:
     prev = GENESIS_HASH
     version = record.get("chain_version", 1)
     for expected, e in enumerate(events, start=1):
@@ -231,7 +234,7 @@ def _check_chain(record: dict, events: list[dict], report: Report) -> None:
         if e.get("prev_hash") != prev:
             report.fail(expected, f"event {expected}: prev_hash does not match the previous event's hash")
             return
-        h = event_hash(prev_hash=prev, match_id=record.get("match"), seq=expected, payload=payload,
+        h = event_hash(prev_hash=prev, match_id=record.get("match"), seq=expected, payload=payload,  # type: ignore[arg-type]
                        seat=e.get("seat"), move=e.get("move"), at=e.get("at"), chain_version=version)
         if h != e.get("hash"):
             report.fail(expected, f"event {expected}: content does not match its hash")
@@ -246,7 +249,7 @@ def _check_chain(record: dict, events: list[dict], report: Report) -> None:
         report.fail(recorded, f"event {recorded}: the match's last position does not match its last event")
 
 
-def _check_metadata(record: dict, events: list[dict], report: Report) -> None:
+def _check_metadata(record: dict[str, Any], events: list[dict[str, Any]], report: Report) -> None:
     """What the record says about the match beside its events must be what the events say: the
     game, options, clock and seats published at the opening, the stand-ins, the rules version,
     the revealed secret, and a status that fits how the match ended."""
@@ -285,7 +288,7 @@ def _check_metadata(record: dict, events: list[dict], report: Report) -> None:
         report.fail(where, f"event {where}: the record's status ({status}) is not how the match ended")
 
 
-def _check_secret(record: dict, events: list[dict], report: Report, secret: str | None) -> str | None:
+def _check_secret(record: dict[str, Any], events: list[dict[str, Any]], report: Report, secret: str | None) -> str | None:
     promised = record.get("commitment")
     opened = next((e for e in events if e["type"] == MATCH_OPENED), None)
     if opened is not None and opened["payload"].get("commitment") != promised:
@@ -319,7 +322,7 @@ def _check_secret(record: dict, events: list[dict], report: Report, secret: str 
     return secret
 
 
-def _check_contributions(record: dict, events: list[dict], secret: str, report: Report) -> str | None:
+def _check_contributions(record: dict[str, Any], events: list[dict[str, Any]], secret: str, report: Report) -> str | None:
     """The seats' random values, and from them the engine's seed (None: a problem was reported)."""
     scheme = record.get("seed_scheme", 1)
     if scheme < 2:
@@ -354,9 +357,9 @@ def _check_contributions(record: dict, events: list[dict], secret: str, report: 
     return match_seed(secret, [found[s] for s in sorted(found)])
 
 
-def _batches(events: list[dict]) -> list[list[dict]]:
+def _batches(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """The engine's events grouped by the move that caused them (the first group: the deal)."""
-    batches: list[list[dict]] = []
+    batches: list[list[dict[str, Any]]] = []
     for e in events:
         if e["type"] in STORE_EVENTS:
             continue
@@ -366,7 +369,7 @@ def _batches(events: list[dict]) -> list[list[dict]]:
     return batches
 
 
-def bots_key(events: list[dict], secret: str, match_id) -> int | str:
+def bots_key(events: list[dict[str, Any]], secret: str, match_id: int) -> int | str:
     """The key of the match's bots' randomness (``engine.bots.bot_rng``): ``bot_key(secret)`` when the
     opening event says ``"bots_keyed_by": "secret"``, else (matches opened before that) the match's id."""
     opened = next((e for e in events if e["type"] == MATCH_OPENED), None)
@@ -375,7 +378,7 @@ def bots_key(events: list[dict], secret: str, match_id) -> int | str:
     return match_id
 
 
-def _check_replay(record: dict, events: list[dict], seed: str, report: Report, *, bots: int | str) -> None:
+def _check_replay(record: dict[str, Any], events: list[dict[str, Any]], seed: str, report: Report, *, bots: int | str) -> None:
     """Re-derive every engine event: ``start`` from the seed, then ``play`` for each recorded move;
     check each timeout's follow-up move (the stand-in bot's, keyed by ``bots``) and the result."""
     game = registry.get(record["game"])
@@ -406,7 +409,7 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report, *
     forfeited = {}  # seat -> its seat_forfeited, until the seat's next move
     # seat -> its seat_timed_out, until the seat's next move (several seats that did not take their
     # places are timed out together, then resign one by one when the match starts)
-    pending: dict = {}
+    pending: dict[Any, dict[str, Any]] = {}
     for e in events:
         if e["type"] == SEAT_TIMED_OUT:
             pending[e["payload"].get("seat")] = e
@@ -430,7 +433,7 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report, *
                                           f"(event {forfeits[first['seq']]['seq']}): its move is to resign")
                 return
             try:
-                expected = game.play(state, first.get("seat"), first["move"])
+                expected = game.play(state, first.get("seat"), first["move"])  # type: ignore[arg-type]
             except IllegalMove as exc:
                 report.fail(first["seq"], f"event {first['seq']}: the recorded move is illegal ({exc.code})")
                 return
@@ -456,7 +459,7 @@ def _check_replay(record: dict, events: list[dict], seed: str, report: Report, *
 
 def rules_version(game: str) -> int:
     """The rules version the engine's ``game`` plays now (recorded in ``match_started``)."""
-    return importlib.import_module(f"engine.{game}").RULES_VERSION
+    return registry.module(game).RULES_VERSION  # type: ignore[no-any-return]
 
 
 def supported_versions(game: str) -> set[int]:
@@ -466,7 +469,7 @@ def supported_versions(game: str) -> set[int]:
     return set(range(0, rules_version(game) + 1))
 
 
-def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report: Report,
+def _timeout_holds(record: dict[str, Any], game: Game, state: Any, timeout: dict[str, Any], first: dict[str, Any], report: Report,
                    bots: int | str) -> bool:
     p, seq = timeout["payload"], timeout["seq"]
     if first.get("seat") != p.get("seat"):
@@ -482,7 +485,7 @@ def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report
         report.fail(seq, f"event {seq}: recorded before its deadline ({deadline})")
         return False
     if p.get("then") == "resign":
-        wanted = {"type": "resign"}
+        wanted: dict[str, Any] | None = {"type": "resign"}
     else:
         wanted = bot_move(record["game"], bots, p.get("position"), state, p.get("seat"), p.get("policy"))
     if first.get("move") != wanted:
@@ -492,7 +495,7 @@ def _timeout_holds(record: dict, game, state, timeout: dict, first: dict, report
     return True
 
 
-def _check_result(record: dict, events: list[dict], game, state, report: Report) -> None:
+def _check_result(record: dict[str, Any], events: list[dict[str, Any]], game: Game, state: Any, report: Report) -> None:
     if record.get("status") != "finished":
         return
     awarded = next((e for e in events if e["type"] == MATCH_AWARDED), None)

@@ -2,9 +2,9 @@
 show and play it, so that a missing piece stops ``manage.py check`` (and every server start) with the
 game and the place named, not a ``KeyError`` on the first page that needs it.
 
-Per game: a label, an options form, words (for every event type its module declares in ``EVENTS``, unless
-the game marks it ``SILENT``), the words for its options, a board builder, a card drawer, the events that
-open its rounds, the languages of its rulebook and a rules page template.
+Per game: a kit (``games.kits``: its label, form, schemas, board, cards…), words for every event type its
+engine module declares in ``EVENTS`` (unless its words mark it ``SILENT``), seats a new match can start
+with, and a rules page template.
 """
 from __future__ import annotations
 
@@ -12,38 +12,28 @@ from django.core import checks
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
-from engine import registry
-
-
-def _places() -> list[tuple[str, str, object]]:
-    """(what, where, the per-game table): the site's per-game tables that every game needs an entry in."""
-    from games import forms, selectors, words
-    from games.models import GAME_LABELS
-    from games.words.terms import OPTION_WORDS
-
-    return [
-        ("a label", "games.models.GAME_LABELS", GAME_LABELS),
-        ("an options form", "games.forms.GAME_FORMS", forms.GAME_FORMS),
-        ("words", "games.words.GAMES", words.GAMES),
-        ("words for its options", "games.words.terms.OPTION_WORDS", OPTION_WORDS),
-        ("a board builder", "games.selectors.BOARDS", selectors.BOARDS),
-        ("a card drawer", "games.selectors.CARD_MAKERS", selectors.CARD_MAKERS),
-        ("the events that open a round", "games.selectors.ROUND_STARTS", selectors.ROUND_STARTS),
-        ("its rulebook's languages", "games.selectors.RULEBOOK_LANGUAGES", selectors.RULEBOOK_LANGUAGES),
-    ]
+from engine import record, registry
 
 
 def game_problems(game: str) -> list[str]:
     """What the site lacks for ``game`` (empty: nothing)."""
-    from games import words
+    from games import kits
+    from games.words import common
 
-    problems = [f"no {what} ({where})" for what, where, table in _places() if game not in table]
-    if game in words.GAMES:
-        silent = words.SILENT.get(game, frozenset())
-        unsaid = sorted(set(getattr(registry.module(game), "EVENTS", {})) - words.event_types(game) - silent)
-        if unsaid:
-            problems.append(f"no words for its events {', '.join(unsaid)} (games/words/{game}.py WORDS, or "
-                            "SILENT for an event that gets no line on purpose)")
+    found = kits.find(game)
+    if found is None:
+        return [f"no kit ({kits.module_name(game)}.KIT, a games.kits.Kit; settings.GAME_KITS names another module)"]
+    problems = []
+    said = frozenset(getattr(found.words, "WORDS", {})) | frozenset(common.COMMON_WORDS) | record.STORE_EVENTS
+    silent = frozenset(getattr(found.words, "SILENT", ()))
+    unsaid = sorted(set(getattr(registry.module(game), "EVENTS", {})) - said - silent)
+    if unsaid:
+        problems.append(f"no words for its events {', '.join(unsaid)} ({found.words.__name__}.WORDS, or "
+                        "SILENT for an event that gets no line on purpose)")
+    engine_game = registry.get(game)
+    if not engine_game.MIN_SEATS <= found.default_seats <= engine_game.MAX_SEATS:
+        problems.append(f"a kit whose default_seats {found.default_seats} is outside its engine's "
+                        f"{engine_game.MIN_SEATS}..{engine_game.MAX_SEATS}")
     try:
         get_template(f"rules/{game}.html")
     except TemplateDoesNotExist:
@@ -55,5 +45,5 @@ def game_problems(game: str) -> list[str]:
 def every_game_has_a_kit(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
     """games.E001: a registered game the site lacks a piece for."""
     return [checks.Error(f"The game {game!r} has {problem}.", obj=game, id="games.E001",
-                         hint="Every game of engine.registry needs each per-game piece of the site.")
+                         hint="Every game of engine.registry needs a kit (games.kits), its words and a rules page.")
             for game in registry.names() for problem in game_problems(game)]

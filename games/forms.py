@@ -14,19 +14,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
+from games.kits import KitTable
 from games.models import BOT_CHOICES, GAME_LABELS, bot_choices, game_choices
 
-#: Seats a new match starts with, per game.
-DEFAULT_SEATS = {"livol": 3, "uno_flip": 3, "karuselis": 2, "iota": 2, "cardavia": 4}
+#: Seats a new match starts with, per game (its kit's ``default_seats``).
+DEFAULT_SEATS = KitTable("default_seats")
 
-#: One line under each game's name in the selector.
-TAGLINES = {
-    "livol": _("Shed your hand by colour and number; call LIVOL! at one card."),
-    "uno_flip": _("UNO with a light and a dark side: a Flip turns the whole table over."),
-    "karuselis": _("Fish cards from the table by sums and builds; the Broom sweeps it."),
-    "iota": _("Lay lines of up to four cards: every property all the same or all different."),
-    "cardavia": _("Keep your card or swap it: the lowest card loses a life."),
-}
+#: One line under each game's name in the selector (its kit's ``tagline``).
+TAGLINES = KitTable("tagline")
 
 
 def _seats_field(game: str) -> forms.IntegerField:
@@ -36,7 +31,7 @@ def _seats_field(game: str) -> forms.IntegerField:
                               help_text=_("%(low)d to %(high)d") % {"low": g.MIN_SEATS, "high": g.MAX_SEATS})
 
 
-def _bounds(game: str, option: str) -> dict:
+def bounds(game: str, option: str) -> dict:
     """An integer option's bounds, as the engine declares them (``core.int_between``)."""
     check = registry.options(game)[option][1]
     return {"min_value": check.low, "max_value": check.high}
@@ -58,73 +53,9 @@ class GameOptionsForm(forms.Form):
         return {}
 
 
-class LivolOptions(GameOptionsForm):
-    game = "livol"
-    variant = forms.ChoiceField(label=_("Scoring"), initial="winner_scores", choices=[
-        ("winner_scores", _("The round's winner scores the others' cards (most points win)")),
-        ("own_hand", _("Everyone scores their own hand (fewest points win)"))])
-    target = forms.IntegerField(label=_("Target points"), required=False, help_text=_("Empty: 500"),
-                                **_bounds("livol", "target"))
-    challenge_extra_penalty = forms.IntegerField(
-        label=_("Extra cards for a failed challenge of a Wild +4"), required=False, initial=0,
-        help_text=_("Empty: none; classic UNO's is 2"), **_bounds("livol", "challenge_extra_penalty"))
+#: Each game's options fieldset (its kit's ``form``).
+GAME_FORMS = KitTable("form")
 
-    def options(self) -> dict:
-        out = {"variant": self.cleaned_data["variant"]}
-        if self.cleaned_data.get("target"):
-            out["target"] = self.cleaned_data["target"]
-        if self.cleaned_data.get("challenge_extra_penalty"):
-            out["challenge_extra_penalty"] = self.cleaned_data["challenge_extra_penalty"]
-        return out
-
-
-class UnoFlipOptions(GameOptionsForm):
-    game = "uno_flip"
-    target = forms.IntegerField(label=_("Target points"), required=False, help_text=_("Empty: 500"),
-                                **_bounds("uno_flip", "target"))
-
-    def options(self) -> dict:
-        return {"target": self.cleaned_data["target"]} if self.cleaned_data.get("target") else {}
-
-
-class KaruselisOptions(GameOptionsForm):
-    game = "karuselis"
-    deck = forms.ChoiceField(label=_("Deck"), initial="full", choices=[
-        ("full", _("Full: 56 cards, three jokers and the Broom (to 120)")),
-        ("no_x20", _("Without the Joker 20 (to 90)")),
-        ("no_broom", _("Without the Broom (to 90)")),
-        ("small", _("Small: no Joker 20, no Broom (to 60)"))])
-    target = forms.IntegerField(label=_("Target points"), required=False, help_text=_("Empty: the deck's target"),
-                                **_bounds("karuselis", "target"))
-
-    def options(self) -> dict:
-        out = {"deck": self.cleaned_data["deck"]}
-        if self.cleaned_data.get("target"):
-            out["target"] = self.cleaned_data["target"]
-        return out
-
-
-class IotaOptions(GameOptionsForm):
-    game = "iota"
-    variant = forms.ChoiceField(label=_("Variant"), initial="standard", choices=[
-        ("standard", _("Standard: all 64 cards and both wilds")),
-        ("short", _("Short: 32 cards and both wilds")),
-        ("kids", _("Kids: no scores, the first out of cards wins"))])
-
-    def options(self) -> dict:
-        return {"variant": self.cleaned_data["variant"]}
-
-
-class CardaviaOptions(GameOptionsForm):
-    game = "cardavia"
-    lives = forms.IntegerField(label=_("Lives"), initial=3, **_bounds("cardavia", "lives"))
-
-    def options(self) -> dict:
-        return {"lives": self.cleaned_data["lives"]}
-
-
-GAME_FORMS: dict[str, type[GameOptionsForm]] = {f.game: f for f in (
-    LivolOptions, UnoFlipOptions, KaruselisOptions, IotaOptions, CardaviaOptions)}
 
 
 def options_words(game: str) -> list[dict]:

@@ -12,11 +12,11 @@ from django.utils.translation import gettext_lazy as _, pgettext_lazy
 import pgtrigger
 
 from engine import registry
+from games.kits import KitTable
 
-# The games' names, translatable where a language names a game its own way (Karuselė in Lithuanian).
-GAME_LABELS = {"cardavia": pgettext_lazy("game", "Cardavia"), "iota": pgettext_lazy("game", "IOTA"),
-               "karuselis": pgettext_lazy("game", "Karuselis"), "livol": pgettext_lazy("game", "LIVOL"),
-               "uno_flip": pgettext_lazy("game", "UNO FLIP")}
+# The games' names, translatable where a language names a game its own way (Karuselė in Lithuanian): each
+# game's kit's ``label``.
+GAME_LABELS = KitTable("label")
 
 
 def game_choices() -> list[tuple[str, str]]:

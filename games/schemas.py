@@ -22,11 +22,20 @@ from pydantic import (
 from engine import protocol, registry
 from engine.core import CONTRIBUTION_PATTERN
 from engine.record import STORE_EVENT_KEYS
+from games.kits import kit
+from games.schema_parts import (  # noqa: F401 (the API's shapes are named from here)
+    DOCUMENTED_AS,
+    Code,
+    Coordinate,
+    Move,
+    Outcome,
+    Position,
+    Resign,
+    SeatNumber,
+    View,
+    documented,
+)
 
-Code = Annotated[str, StringConstraints(min_length=1, max_length=32)]
-SeatNumber = Annotated[int, Field(ge=0, le=31)]
-Coordinate = Annotated[int, Field(ge=-200, le=200)]
-Position = Annotated[int, Field(ge=0, le=2**31 - 1)]
 Entropy = Annotated[str, StringConstraints(pattern=CONTRIBUTION_PATTERN)]
 #: A username as Django's default validator allows it (letters, digits and @.+-_).
 Username = Annotated[str, StringConstraints(min_length=1, max_length=150, pattern=r"^[\w.@+-]+$")]
@@ -63,154 +72,9 @@ def _holds_nul(data) -> bool:
     return False
 
 
-class Move(Schema):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Resign(Move):
-    """Every game: the seat resigns (ENGINE.md "Resigning")."""
-    type: Literal["resign"]
-
-
-# -- LIVOL ------------------------------------------------------------------------------------
-LivolColour = Literal["R", "Y", "G", "B"]
-
-
-class LivolPlay(Move):
-    type: Literal["play"]
-    card: Code
-    color: LivolColour | None = None
-    call: bool | None = None
-
-
-class LivolColor(Move):
-    type: Literal["color"]
-    color: LivolColour
-
-
-class Catch(Move):
-    type: Literal["catch"]
-    target: SeatNumber
-
-
-class Draw(Move):
-    type: Literal["draw"]
-
-
-class Call(Move):
-    type: Literal["call"]
-
-
-class Challenge(Move):
-    type: Literal["challenge"]
-
-
-class Accept(Move):
-    type: Literal["accept"]
-
-
-LivolMove = Annotated[Union[LivolPlay, Draw, LivolColor, Call, Catch, Challenge, Accept, Resign],
-                      Field(discriminator="type")]
-
-# -- UNO FLIP -------------------------------------------------------------------------------------
-FlipColour = Literal["R", "Y", "G", "B", "P", "T", "O", "V"]
-
-
-class FlipPlay(Move):
-    type: Literal["play"]
-    card: Code
-    color: FlipColour | None = None
-    call: bool | None = None
-
-
-class FlipColor(Move):
-    type: Literal["color"]
-    color: FlipColour
-
-
-class Pass(Move):
-    type: Literal["pass"]
-
-
-FlipMove = Annotated[Union[FlipPlay, Draw, Pass, FlipColor, Call, Catch, Challenge, Accept, Resign],
-                     Field(discriminator="type")]
-
-# -- Karuselis ------------------------------------------------------------------------------------
-Group = Annotated[list[Code], Field(min_length=1, max_length=16)]
-
-
-class Capture(Move):
-    type: Literal["capture"]
-    card: Code
-    groups: Annotated[list[Group], Field(min_length=1, max_length=16)]
-
-
-class Build(Move):
-    type: Literal["build"]
-    card: Code
-    onto: Annotated[list[Code], Field(min_length=1, max_length=16)]
-    value: Annotated[int, Field(ge=1, le=20)]
-
-
-class Trail(Move):
-    type: Literal["trail"]
-    card: Code
-
-
-class Sweep(Move):
-    type: Literal["sweep"]
-    card: Code
-
-
-KaruselisMove = Annotated[Union[Capture, Build, Trail, Sweep, Resign], Field(discriminator="type")]
-
-# -- IOTA -------------------------------------------------------------------------------------------
-
-
-class Placement(Move):
-    card: Code
-    x: Coordinate
-    y: Coordinate
-
-
-class IotaPlay(Move):
-    type: Literal["play"]
-    cards: Annotated[list[Placement], Field(min_length=1, max_length=4)]
-
-
-class IotaPass(Move):
-    type: Literal["pass"]
-    return_: Annotated[list[Code], Field(max_length=4, alias="return")] = []
-
-    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
-
-
-class Recycle(Move):
-    type: Literal["recycle"]
-    card: Code
-    x: Coordinate
-    y: Coordinate
-
-
-IotaMove = Annotated[Union[IotaPlay, IotaPass, Recycle, Resign], Field(discriminator="type")]
-
-# -- Cardavia -------------------------------------------------------------------------------------
-
-
-class Keep(Move):
-    type: Literal["keep"]
-
-
-class Ask(Move):
-    type: Literal["ask"]
-
-
-CardaviaMove = Annotated[Union[Keep, Ask, Resign], Field(discriminator="type")]
-
 #: Each game's moves, discriminated by ``type`` within the game (``type`` values repeat across games:
-#: ``play``, ``pass``, ``color``).
-GAME_MOVES = {"livol": LivolMove, "uno_flip": FlipMove, "karuselis": KaruselisMove, "iota": IotaMove,
-              "cardavia": CardaviaMove}
+#: ``play``, ``pass``, ``color``): the game's kit declares them (``games.kits``).
+GAME_MOVES = {game: kit(game).moves for game in registry.names()}
 
 
 def title(game: str) -> str:
@@ -310,19 +174,9 @@ class ClockSchema(Schema):
     join_days: Annotated[int, Field(ge=1, le=60)] | None = None
 
 
-class Outcome(Schema):
-    """The end of a match (ENGINE.md ``outcome``): places best first, tied seats sharing one, and the
-    game's points per seat (Cardavia: lives left); ``awarded`` when an organiser decided it."""
-    model_config = ConfigDict(extra="allow")
-    ranking: list[list[int]]
-    scores: list[int | float]
-    awarded: bool | None = None
-
-
 #: Schemas documented by reference but not used to build the answer (``_schema_only``): added to the
 #: OpenAPI components by ``games.openapi``.
 DOCUMENTED: dict[str, type] = {}
-DOCUMENTED_AS = "x-documented-as"
 
 
 def _schema_only(model) -> WithJsonSchema:
@@ -341,97 +195,6 @@ Clock = Annotated[dict, _schema_only(ClockSchema)]
 Result = Annotated[dict, _schema_only(Outcome)]
 
 
-def documented(name: str, *, many: bool = False) -> WithJsonSchema:
-    """A field answered as the JSON it is, documented as the component ``name`` (a list of it: ``many``)."""
-    item = {DOCUMENTED_AS: name}
-    return WithJsonSchema({"type": "array", "items": item} if many else item)
-
-
-class _View(Schema):
-    """Every game's view (ENGINE.md "Views"): the keys below, and each game's own (more may come)."""
-    model_config = ConfigDict(extra="allow")
-    to_act: list[int]
-    hand: list[str]
-    turn: int | None
-    over: bool
-    outcome: Outcome | None
-    resigned: list[int]
-
-
-class _SheddingView(_View):
-    """LIVOL's and UNO FLIP's shared keys (ENGINE.md)."""
-    top: str | None
-    color: str | None
-    hand_sizes: list[int]
-    draw_size: int
-    discard_size: int
-    scores: list[int]
-    round: int
-    dealer: int
-    direction: Literal[1, -1]
-    shown_hand: list[str] | None = None
-
-
-class LivolView(_SheddingView):
-    """A LIVOL seat's view."""
-
-
-class UnoFlipView(_SheddingView):
-    """An UNO FLIP seat's view: the side in play, the other faces everyone sees."""
-    side: Literal["light", "dark"]
-    backs: list[list[str]]
-    draw_back: str | None
-
-
-class KaruselisBuild(Schema):
-    model_config = ConfigDict(extra="allow")
-    id: str
-    cards: list[str]
-    value: int
-    owner: int
-
-
-class KaruselisTable(Schema):
-    model_config = ConfigDict(extra="allow")
-    cards: list[str]
-    builds: list[KaruselisBuild]
-
-
-class KaruselisView(_View):
-    table: KaruselisTable
-    pile_sizes: list[int]
-    scores: list[int]
-    round: int
-    dealer: int
-
-
-class IotaCell(Schema):
-    card: str
-    x: int
-    y: int
-
-
-class IotaView(_View):
-    grid: list[IotaCell]
-    scores: list[int]
-    stock_size: int
-    hand_sizes: list[int]
-
-
-class CardaviaView(_View):
-    lives: list[int]
-    dealer: int
-    resting: list[int]
-    round: int
-    face_up: list[str | None]
-    revealed: list[str | None]
-    #: this deal's asks, swaps and refusals as the seat may know them (events: ``CardaviaEventPayload``)
-    log: Annotated[list[dict], documented("CardaviaEventPayload", many=True)]
-    #: the deal before's, while its end is shown
-    last_log: Annotated[list[dict], documented("CardaviaEventPayload", many=True)
-                        ] | None = None
-
-
 class _ViewOutBase(Schema):
     seat: int | None = None
     seq: int
@@ -439,8 +202,7 @@ class _ViewOutBase(Schema):
 
 
 #: A seat's (or a spectator's) view, typed per game (``game`` tells which).
-GAME_VIEWS = {"livol": LivolView, "uno_flip": UnoFlipView, "karuselis": KaruselisView, "iota": IotaView,
-              "cardavia": CardaviaView}
+GAME_VIEWS = {game: kit(game).view for game in registry.names()}
 #: Answered as the engine builds it (no key added, dropped or changed), documented per game.
 ViewOut = _per_game("ViewOut", _ViewOutBase, "view",
                     {game: Annotated[dict, _schema_only(view)] for game, view in GAME_VIEWS.items()})

@@ -12,6 +12,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
+from games.kits import kit
 from games import params
 from games.params import count, parse_move
 from games import selectors, services, streams
@@ -89,7 +90,7 @@ def _url(name: str, match: Match, query: dict) -> str:
 def _game_assets(match: Match) -> dict:
     """The game's board partial (the generic one if it has none) and its stylesheet."""
     return {"game_template": [f"games/play/{match.game}.html", "games/play/_generic.html"],
-            "game_css": f"games/{match.game}.css", "game_js": f"games/{match.game}.js"}
+            **kit(match.game).assets()}
 
 
 def _viewer(request, match: Match) -> int | None:

@@ -20,6 +20,8 @@ from django.utils.translation import gettext, ngettext
 
 from engine import registry
 from games import store, words
+from games.kits import kit, kits
+from games.kits.boards import seat_name as _name
 from games.words.terms import time_left  # noqa: F401 (the countdown's words, used by the pages)
 from games.models import GAME_LABELS, STORE_EVENTS, Event, Match
 
@@ -72,120 +74,15 @@ def feed_of(match: Match, rows, seat: int | None) -> list[dict]:
 # Cards, named and ready to draw
 # ==========================================================================
 
-def _livol_card(code: str) -> dict:
-    colour = code[0] if code[:1] in ("R", "Y", "G", "B") else "W"
-    return {"code": code, "name": words.card_name("livol", code), "short": words.card_short("livol", code),
-            "colour": colour}
-
-
-UF_LIGHT = ("R", "Y", "G", "B")
-UF_DARK = ("P", "T", "O", "V")
-
-
-def _uf_face(code: str) -> dict:
-    if code in ("W", "W+2"):
-        colour = "W"
-    elif code in ("DW", "DW+C"):
-        colour = "D"
-    else:
-        colour = code[:1]
-    return {"code": code, "name": words.card_name("uno_flip", code), "short": words.card_short("uno_flip", code),
-            "colour": colour, "side": "dark" if colour in UF_DARK or colour == "D" else "light"}
-
-
-def _uf_card(code: str, side: str) -> dict:
-    """A physical card ``light/dark``: both faces, the one up on ``side`` first."""
-    light, _sep, dark = code.partition("/")
-    faces = {"light": _uf_face(light), "dark": _uf_face(dark or light)}
-    active = faces["dark" if side == "dark" else "light"]
-    back = faces["light" if side == "dark" else "dark"]
-    return {"code": code, "name": words.card_name("uno_flip", code), "active": active, "back": back}
-
-
-def _k_card(code: str) -> dict:
-    from games.words.karuselis import JOKERS, SUITS
-
-    if code == "BR":
-        kind, rank, suit = "broom", "", ""
-    elif code in JOKERS:
-        kind, rank, suit = "joker", str(JOKERS[code]), "★"
-    else:
-        kind = "red" if code[-1:] in ("H", "D") else "black"
-        rank = words.card_name("karuselis", code)[:-1]
-        suit = SUITS.get(code[-1:], "")
-    return {"code": code, "name": words.card_name("karuselis", code), "short": words.card_short("karuselis", code),
-            "kind": kind, "rank": rank, "suit": suit}
-
-
-IOTA_COLOURS = ("R", "Y", "G", "B")
-
-
-def _iota_card(code: str) -> dict:
-    wild = code in ("W1", "W2")
-    return {"code": code, "name": words.card_name("iota", code), "wild": wild,
-            "colour": "W" if wild else code[:1], "number": "" if wild else code[1:2],
-            "shape": "" if wild else code[2:3]}
-
-
-CARDAVIA_ORDER = ("FOOL", "OWL", "POT", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12",
-                  "HOUSE", "HORSE", "CAT", "DRAGOON", "CUCKOO")
-CARDAVIA_MATADORS = ("HOUSE", "HORSE", "CAT", "DRAGOON", "CUCKOO")
-
-
-def _cv_card(code: str) -> dict:
-    if code == "FOOL":
-        kind = "fool"
-    elif code in CARDAVIA_MATADORS:
-        kind = "matador"
-    elif code in ("OWL", "POT"):
-        kind = "low"
-    else:
-        kind = "number"
-    rank = CARDAVIA_ORDER.index(code) + 1 if code in CARDAVIA_ORDER else 0
-    return {"code": code, "name": words.card_name("cardavia", code), "kind": kind, "rank": rank,
-            "slug": code.lower()}
-
-
-def _uf_any(code: str, side: str = "light") -> dict:
-    """UNO FLIP: a face code, or a physical card ``light/dark`` shown on ``side``."""
-    return _uf_card(code, side) if "/" in code else _uf_face(code)
-
-
-CARD_MAKERS = {"livol": _livol_card, "uno_flip": _uf_any, "karuselis": _k_card, "iota": _iota_card,
-               "cardavia": _cv_card}
-
-
 def card(game: str, code: str, side: str = "light") -> dict:
-    """One card as the templates draw it (UNO FLIP: a face code, or a physical ``light/dark``)."""
-    if game == "uno_flip":
-        return _uf_any(code, side)
-    return CARD_MAKERS[game](code)
-
-
-def _at(values, i, default=None):
-    try:
-        return values[i]
-    except (IndexError, KeyError, TypeError):
-        return default
-
-
-def _name(names, seat) -> str:
-    return _at(names, seat, "") if seat is not None else ""
+    """One card as the templates draw it (its kit's ``card``; UNO FLIP: a face code, or a physical
+    ``light/dark`` with ``side`` up)."""
+    return kit(game).card(code, side)
 
 
 # ==========================================================================
 # The move log: the seat's redacted events in words, by round, newest first
 # ==========================================================================
-
-#: Per game, the events that open a round (Karuselis's re-deals ``cards_dealt`` stay in the round).
-ROUND_STARTS = {
-    "livol": {"round_dealt"},
-    "uno_flip": {"round_dealt"},
-    "karuselis": {"round_dealt"},
-    "iota": {"cards_dealt"},
-    "cardavia": {"cards_dealt", "deal_skipped"},
-}
-
 
 def move_starts(match: Match, upto: int | None = None, since: int = 0) -> list[tuple[int, int | None]]:
     """``(seq, seat)`` of the first event of every recorded move (from ``since`` on): where one move's
@@ -220,54 +117,11 @@ def _groups(match: Match, events: list[dict], last_seq: int, starts, first: int 
 
 
 def _round_title(game: str, number) -> str:
-    if game == "iota":
+    if kit(game).one_deal:
         return gettext("The deal")
     if number is None:
         return gettext("Before the first round")
     return gettext("Round %(round)d") % {"round": number}
-
-
-class _CardaviaDeal:
-    """Cardavia's settlement table, completed by what follows it: every seat of the deal, the
-    lives it lost in the deal (a Dragoon's or Cat's chop included) and the lives it has left."""
-
-    def __init__(self, names):
-        self.names = names
-        self.lives: list[int] = []
-        self.reset()
-
-    def reset(self):
-        self.lost: dict = {}
-        self.settled = None
-        self.group = None
-        self.order: list[int] = []
-
-    def see(self, p: dict, group: dict, options: dict):
-        kind = p.get("type")
-        if kind == "match_started":
-            self.lives = [int(options.get("lives", 3))] * int(p.get("seats") or len(self.names))
-        elif kind == "cards_dealt":
-            self.order = list(p.get("order") or [])
-        elif kind == "life_lost" and isinstance(p.get("seat"), int):
-            if 0 <= p["seat"] < len(self.lives):
-                self.lives[p["seat"]] = int(p.get("lives", 0))
-            self.lost[p["seat"]] = self.lost.get(p["seat"], 0) + 1
-        elif kind == "deal_settled":
-            self.settled = words.round_summary("cardavia", p, self.names, options)
-            self.group = group
-            self.order = [s for s, c in enumerate(p.get("cards") or []) if c] or self.order
-
-    def table(self) -> dict | None:
-        if self.settled is None:
-            return None
-        by_seat = {r["seats"][0]: r for r in self.settled["rows"]}
-        seats = list(self.order) + sorted(s for s in self.lost if s not in self.order)
-        rows = []
-        for s in seats:
-            r = dict(by_seat.get(s) or {"seats": [s], "name": _name(self.names, s), "note": ""})
-            r.update(gain=-self.lost.get(s, 0), total=_at(self.lives, s), highlight=bool(self.lost.get(s)))
-            rows.append(r)
-        return {**self.settled, "rows": rows}
 
 
 class _LogBuilder:
@@ -278,7 +132,8 @@ class _LogBuilder:
     def __init__(self, game: str, names, seat, options: dict | None = None):
         self.game, self.names, self.seat = game, names, seat
         self.opts = dict(options or {})
-        self.deal = _CardaviaDeal(names) if game == "cardavia" else None
+        table = kit(game).deal_table  # a deal's table completed by what follows it (Cardavia)
+        self.deal = table(names) if table is not None else None
         self.context = words.EventContext()  # what a line needs from the ones before (timeouts, builds)
         self.rounds: list[dict] = []
         self.current: dict | None = None
@@ -328,7 +183,7 @@ class _LogBuilder:
                                            "scored": summary is not None})
                     continue
                 current = self.current
-                if kind in ROUND_STARTS[game]:
+                if kind in kit(game).round_starts:
                     number = p.get("round", (current["number"] or 0) + 1 if current else 1)
                     if current is not None and not current["opened"]:
                         current.update(number=number, title=_round_title(game, number), opened=True)
@@ -434,37 +289,10 @@ def _marks(game: str, group: dict | None) -> dict:
     if group is None:
         return marks
     marks["seat"] = group["seat"]
-    for e in group["events"]:
-        p, kind = e["payload"], e["type"]
-        who = p.get("seat")
-        if game in ("livol", "uno_flip") and kind == "card_played" and marks["card"] is None:
-            marks["card"] = p.get("face") or p.get("card")
-            marks["seat"] = who
-        elif game == "iota" and kind == "cards_played":
-            marks["cells"] += [(c.get("x"), c.get("y")) for c in p.get("cards") or [] if isinstance(c, dict)]
-        elif game == "iota" and kind == "wild_recycled":
-            marks["cells"].append((p.get("x"), p.get("y")))
-        elif game == "karuselis" and kind in ("cards_captured", "table_swept") and marks["captured"] is None:
-            marks["captured"] = {"seat": who, "card": p.get("card"), "cards": list(p.get("cards") or [])}
-        elif game == "karuselis" and kind == "build_made":
-            marks["build"] = p.get("build")
-        elif game == "karuselis" and kind == "card_trailed":
-            marks["trailed"] = p.get("card")
-        elif game == "cardavia":
-            tags = marks["seats"]
-            if kind == "swap_asked":
-                tags.setdefault(who, []).append("asked")
-            elif kind == "swap_refused":
-                tags.setdefault(who, []).append("refused")
-            elif kind == "cards_swapped":
-                tags.setdefault(who, []).append("swapped")
-                tags.setdefault(p.get("target"), []).append("swapped")
-            elif kind in ("stock_drawn", "stock_exchanged"):
-                tags.setdefault(who, []).append("swapped")
-            elif kind == "card_kept":
-                tags.setdefault(who, []).append("kept")
-            elif kind == "life_lost":
-                tags.setdefault(who, []).append("lost")
+    mark = kit(game).mark
+    if mark is not None:
+        for e in group["events"]:
+            mark(marks, e["type"], e["payload"])
     return marks
 
 
@@ -507,13 +335,10 @@ def _last(group: dict | None, names) -> dict | None:
 # ==========================================================================
 
 def _play_scores(game: str, view: dict):
-    """Per-game preview of a move's score, where the game offers one (IOTA: the turn's score)."""
-    if game == "iota" and view.get("hand") is not None and not view.get("over") and view.get("variant") != "kids":
-        from engine.iota import view_scorer
-
-        scorer = view_scorer(view)
-        return lambda m: scorer(m["cards"]) if m.get("type") == "play" else None
-    return lambda m: None
+    """A preview of each move's score, where the game offers one (its kit's ``play_scores``; IOTA: the turn's)."""
+    scores = kit(game).play_scores
+    score = scores(view) if scores is not None else None
+    return score or (lambda m: None)
 
 
 def _entries(game: str, view: dict, legal: list[dict], seq: int, names) -> list[dict]:
@@ -533,25 +358,6 @@ def _entries(game: str, view: dict, legal: list[dict], seq: int, names) -> list[
     return entries
 
 
-def _probe(game: str, code: str) -> dict | None:
-    """The move that would play hand card ``code`` alone, to ask the engine why it may not."""
-    if game in ("livol", "uno_flip"):
-        return {"type": "play", "card": code}
-    if game == "karuselis":
-        return {"type": "sweep" if code == "BR" else "trail", "card": code}
-    return None
-
-
-def _plays_card(game: str, move: dict, code: str, side: str) -> bool:
-    card = move.get("card")
-    if card is None:
-        return False
-    if game == "uno_flip" and "/" not in str(card):
-        light, _sep, dark = code.partition("/")
-        return card == (dark if side == "dark" else light)
-    return card == code
-
-
 def hand_reasons(game_name: str, state, seat: int | None, view: dict, legal: list[dict]) -> dict[str, str]:
     """Why each hand card that no legal move plays cannot be played now, in words: the engine's own
     refusal (``play`` on the seat's state, its ``IllegalMove`` code, through
@@ -563,13 +369,15 @@ def hand_reasons(game_name: str, state, seat: int | None, view: dict, legal: lis
         return {}
     from engine import IllegalMove
 
-    game = registry.get(game_name)
+    game, game_kit = registry.get(game_name), kit(game_name)
+    if game_kit.probe is None:
+        return {}
     side = view.get("side") or "light"
     reasons: dict[str, str] = {}
     for code in view.get("hand") or []:
         code = str(code)
-        move = _probe(game_name, code)
-        if move is None or code in reasons or any(_plays_card(game_name, m, code, side) for m in legal):
+        move = game_kit.probe(code)
+        if move is None or code in reasons or any(game_kit.plays_card(m, code, side) for m in legal):
             continue
         try:
             game.play(state, seat, move)
@@ -581,241 +389,8 @@ def hand_reasons(game_name: str, state, seat: int | None, view: dict, legal: lis
 
 
 # ==========================================================================
-# Boards, one builder per game: the view made ready to draw
+# Boards: the view made ready to draw by the game's kit (``games.kits``)
 # ==========================================================================
-
-def _seat_rows(view: dict, seat, names, turn_seat, marks) -> list[dict]:
-    rows = []
-    for s, name in enumerate(names):
-        rows.append({"index": s, "name": name, "turn": s == turn_seat, "me": s == seat,
-                     "dealer": s == view.get("dealer"), "moved": s == marks.get("seat"),
-                     "resigned": s in (view.get("resigned") or [])})
-    return rows
-
-
-def _open_hands(view: dict, hands):
-    return hands if hands is not None else view.get("hands")
-
-
-def _calling_plays(plays: list[dict], view: dict) -> list[dict]:
-    """The plays to offer: a play that calls LIVOL! / UNO! only where it counts, when it leaves
-    one card (the engine lists the calling twin of every play)."""
-    if len(view.get("hand") or []) == 2:
-        return plays
-    return [e for e in plays if not e["move"].get("call")]
-
-
-def _with_glyph(label: str, short: str) -> str:
-    """A card button's name holds what the card shows: "Play Red Draw Two (+2)" over a visible "+2"
-    (voice control users say what they see; WCAG 2.5.3), "Play Red 7" as it is over a "7"."""
-    shown = "".join(ch for ch in str(short) if ch.isalnum())
-    return label if not shown or shown.lower() in label.lower() else f"{label} ({short})"
-
-
-def _card_buttons(hand: list[dict], short_of) -> None:
-    """Each hand card's buttons named with its glyph (``_with_glyph``)."""
-    for h in hand:
-        short = short_of(h["card"])
-        h["name"] = _with_glyph(h["card"]["name"], short)
-        for e in h["plays"] + h["calls"]:
-            e["card_label"] = _with_glyph(e["label"], short)
-
-
-def _livol_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
-    open_hands = _open_hands(view, hands)
-    seats = _seat_rows(view, seat, names, turn_seat, marks)
-    for row in seats:
-        s = row["index"]
-        row.update(count=_at(view.get("hand_sizes"), s, 0), score=_at(view.get("scores"), s, 0),
-                   called=bool(_at(view.get("called"), s)), catchable=view.get("catchable") == s,
-                   open=[_livol_card(c) for c in open_hands[s]] if open_hands and _at(open_hands, s) is not None
-                   and s != seat else None)
-    plays = _calling_plays([e for e in legal if e["type"] == "play"], view)
-    hand = []
-    for code in view.get("hand") or []:
-        mine = [e for e in plays if e["move"].get("card") == code]
-        hand.append({"card": _livol_card(code), "plays": [e for e in mine if not e["move"].get("call")],
-                     "calls": [e for e in mine if e["move"].get("call")], "must": view.get("must_play") == code})
-    _card_buttons(hand, lambda c: c["short"])
-    top = view.get("top")
-    colour = view.get("color")
-    options = view.get("options") or {}
-    return {
-        "seats": seats, "hand": hand, "others": [e for e in legal if e["type"] != "play"],
-        "call_toggle": any(e["move"].get("call") for e in plays),
-        "top": dict(_livol_card(top), last=top is not None and marks.get("card") == top) if top else None,
-        "colour": {"letter": colour, "name": words.colour_name("livol", colour)} if colour else None,
-        "shown_hand": [_livol_card(c) for c in view["shown_hand"]] if view.get("shown_hand") is not None else None,
-        "target": options.get("target"), "own_hand": options.get("variant") == "own_hand",
-        "round": view.get("round"), "direction": view.get("direction"), "draw_size": view.get("draw_size"),
-        "discard_size": view.get("discard_size"), "dealer": _name(names, view.get("dealer")),
-        "phase": view.get("phase"), "must_play": _livol_card(view["must_play"]) if view.get("must_play") else None,
-    }
-
-
-def _uno_flip_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
-    side = view.get("side") or "light"
-    open_hands = _open_hands(view, hands)
-    seats = _seat_rows(view, seat, names, turn_seat, marks)
-    for row in seats:
-        s = row["index"]
-        row.update(count=_at(view.get("hand_sizes"), s, 0), score=_at(view.get("scores"), s, 0),
-                   called=bool(_at(view.get("called"), s)),
-                   backs=[_uf_face(c) for c in _at(view.get("backs"), s, []) or []]
-                   if s != seat and not (open_hands and _at(open_hands, s) is not None) else [],
-                   open=[_uf_card(c, side) for c in open_hands[s]] if open_hands and _at(open_hands, s) is not None
-                   and s != seat else None)
-    plays = _calling_plays([e for e in legal if e["type"] == "play"], view)
-    hand = []
-    for code in view.get("hand") or []:
-        c = _uf_card(code, side)
-        active = c["active"]["code"]
-        mine = [e for e in plays if e["move"].get("card") == code
-                or (e["move"].get("card") == active and "/" not in str(e["move"].get("card")))]
-        hand.append({"card": c, "plays": [e for e in mine if not e["move"].get("call")],
-                     "calls": [e for e in mine if e["move"].get("call")]})
-    _card_buttons(hand, lambda c: c["active"]["short"])
-    top, colour = view.get("top"), view.get("color")
-    return {
-        "side": side, "seats": seats, "hand": hand, "others": [e for e in legal if e["type"] != "play"],
-        "call_toggle": any(e["move"].get("call") for e in plays),
-        "top": dict(_uf_face(top), last=top is not None and marks.get("card") == top) if top else None,
-        "colour": {"letter": colour, "name": words.colour_name("uno_flip", colour)} if colour else None,
-        "draw_back": _uf_face(view["draw_back"]) if view.get("draw_back") else None,
-        "shown_hand": [_uf_card(c, side) for c in view["shown_hand"]] if view.get("shown_hand") else None,
-        "round": view.get("round"), "direction": view.get("direction"), "draw_size": view.get("draw_size"),
-        "discard_size": view.get("discard_size"), "dealer": _name(names, view.get("dealer")),
-        "target": (view.get("options") or {}).get("target"),
-    }
-
-
-def _k_side_name(names, s: int, seats: int) -> str:
-    from games.words.karuselis import side_name
-
-    return side_name(names, s, seats)
-
-
-def _karuselis_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
-    n = view.get("seats") or len(names)
-    open_hands = _open_hands(view, hands)
-    seats = _seat_rows(view, seat, names, turn_seat, marks)
-    for row in seats:
-        s = row["index"]
-        row.update(count=_at(view.get("hand_sizes"), s, 0), pile=_at(view.get("pile_sizes"), s, 0),
-                   spades=_at(view.get("spades"), s, 0), score=_at(view.get("scores"), s, 0),
-                   last_points=_at(view.get("last_points"), s), team=_at(view.get("sides"), s) if n == 4 else None,
-                   open=[_k_card(c) for c in open_hands[s]] if open_hands and _at(open_hands, s) is not None
-                   and s != seat else None)
-    table = view.get("table") or {}
-    loose = [dict(_k_card(c), last=c == marks.get("trailed")) for c in table.get("cards") or []]
-    # a build is shown and named by its value and cards (its id stays in the markup, for the moves)
-    builds = [{"id": b["id"], "value": b["value"], "owner": _name(names, b.get("owner")),
-               "mine": b.get("owner") == seat, "cards": [_k_card(c) for c in b.get("cards") or []],
-               "card_names": " ".join(words.card_name("karuselis", c) for c in b.get("cards") or []),
-               "last": b["id"] == marks.get("build")} for b in table.get("builds") or []]
-    by_id = {b["id"]: b for b in builds}
-    captured = None
-    if marks.get("captured"):
-        cap = marks["captured"]
-        captured = {"name": _name(names, cap["seat"]), "card": _k_card(cap["card"]) if cap.get("card") else None,
-                    "cards": [_k_card(c) for c in cap["cards"] if c != cap.get("card")]}
-    moves = []
-    for e in legal:
-        m = e["move"]
-        take = [x for g in m.get("groups") or [] for x in g] + list(m.get("onto") or [])
-        groups = [[_k_card(x) if x not in by_id else {"build": by_id[x]} for x in g]
-                  for g in m.get("groups") or []]
-        onto = [_k_card(x) if x not in by_id else {"build": by_id[x]} for x in m.get("onto") or []]
-        moves.append(dict(e, card=_k_card(m["card"]) if m.get("card") else None, take=" ".join(take),
-                          groups=groups, onto=onto, value=m.get("value")))
-    return {
-        "seats": seats, "sides": [r for r in seats if n != 4 or r["index"] < 2],
-        "partners": n == 4, "loose": loose, "builds": builds, "captured": captured,
-        "hand": [_k_card(c) for c in view.get("hand") or []], "moves": moves,
-        "round": view.get("round"), "stock_size": view.get("stock_size"), "target": view.get("target"),
-        "deck": view.get("deck"), "dealer": _name(names, view.get("dealer")),
-        "side_names": [_k_side_name(names, s, n) for s in range(n)],
-    }
-
-
-def _iota_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
-    open_hands = _open_hands(view, hands)
-    seats = _seat_rows(view, seat, names, turn_seat, marks)
-    for row in seats:
-        s = row["index"]
-        row.update(count=_at(view.get("hand_sizes"), s, 0), score=_at(view.get("scores"), s, 0),
-                   open=[_iota_card(c) for c in open_hands[s]] if open_hands and _at(open_hands, s) is not None
-                   and s != seat else None)
-    layout = view.get("layout") or {"dx": 0, "dy": 0, "cols": 1, "rows": 1}
-    last_cells = {tuple(c) for c in marks.get("cells") or []}
-    if not last_cells and view.get("last_play"):
-        last_cells = {(p["x"], p["y"]) for p in view["last_play"].get("cards") or []}
-    grid = []
-    for c in view.get("grid") or []:
-        cand = c.get("candidates")
-        grid.append({"card": _iota_card(c["card"]), "x": c["x"], "y": c["y"], "col": c["x"] + layout["dx"] + 1,
-                     "row": c["y"] + layout["dy"] + 1, "last": (c["x"], c["y"]) in last_cells,
-                     "candidates": len(cand) if cand is not None else None,
-                     "candidate_names": ", ".join(words.card_name("iota", k) for k in cand[:8]) if cand else ""})
-    last = view.get("last_play")
-    # the grid's edges carry its coordinates (x along the top, y down the side), as the log and the
-    # cells' names give places "(x, y)": a column and a row of labels before the cells
-    axis_x = [{"n": col - layout["dx"], "col": col + 1} for col in range(1, layout["cols"] + 1)]
-    axis_y = [{"n": row - layout["dy"], "row": row + 1} for row in range(1, layout["rows"] + 1)]
-    return {
-        "seats": seats, "grid": grid, "layout": layout, "axis_x": axis_x, "axis_y": axis_y,
-        "hand": [_iota_card(c) for c in view.get("hand") or []],
-        "plays": [{"move": e["move"], "label": e["label"], "score": e["score"]} for e in legal if e["type"] == "play"],
-        "passes": [e for e in legal if e["type"] == "pass"],
-        "plain_pass": next((e for e in legal if e["type"] == "pass" and not e["move"].get("return")), None),
-        "recycles": [dict(e, card=_iota_card(e["move"]["card"])) for e in legal if e["type"] == "recycle"],
-        "stock_size": view.get("stock_size"), "variant": view.get("variant"), "passes_in_row": view.get("passes"),
-        "last_play": {"name": _name(names, last["seat"]), "score": last.get("score")} if last else None,
-    }
-
-
-def _cardavia_board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
-    n = view.get("seats") or len(names)
-    participants = view.get("participants") or []
-    resting = view.get("resting") or []
-    seats = _seat_rows(view, seat, names, turn_seat, marks)
-    face_up = view.get("face_up") or []
-    revealed = view.get("revealed") or []
-    for row in seats:
-        s = row["index"]
-        lives = _at(view.get("lives"), s, 0)
-        shown = None
-        if hands is not None:
-            h = _at(hands, s) or []
-            shown = _cv_card(h[0]) if h else None
-        elif view.get("over") and view.get("hands") and s in participants:
-            c = _at(view.get("hands"), s)
-            shown = _cv_card(c) if c else None
-        elif s in participants and _at(face_up, s):
-            shown = _cv_card(face_up[s])
-        elif s == seat and view.get("hand"):
-            shown = _cv_card(view["hand"][0])
-        row.update(lives=lives, hearts=range(lives), out=lives == 0, resting=s in resting,
-                   playing=s in participants, card=shown, face_up=bool(_at(face_up, s)),
-                   back=shown is None and s in participants and not view.get("over"),
-                   revealed=_cv_card(revealed[s]) if _at(revealed, s) else None,
-                   tags=marks["seats"].get(s, []), angle=(s - (seat if seat is not None else 0)) % max(n, 1))
-    me = None
-    if seat is not None:
-        me = {"card": _cv_card(view["hand"][0]) if view.get("hand") else None,
-              "resting": seat in resting, "out": _at(view.get("lives"), seat, 1) == 0,
-              "dealer": seat == view.get("dealer")}
-    return {
-        "seats": seats, "n": n, "me": me, "moves": legal, "round": view.get("round"),
-        "stock_size": view.get("stock_size"), "set_aside": [_cv_card(c) for c in view.get("set_aside") or []],
-        "resting": [_name(names, s) for s in resting],
-        "order": [_cv_card(c) for c in CARDAVIA_ORDER],
-    }
-
-
-BOARDS = {"livol": _livol_board, "uno_flip": _uno_flip_board, "karuselis": _karuselis_board,
-          "iota": _iota_board, "cardavia": _cardavia_board}
-
 
 def board_for(game: str, view: dict, seat: int | None, legal: list[dict], names, group: dict | None = None,
               hands=None, reasons: dict | None = None) -> dict:
@@ -824,7 +399,7 @@ def board_for(game: str, view: dict, seat: int | None, legal: list[dict], names,
     card that cannot be played now with its ``reason`` (``hand_reasons``)."""
     marks = _marks(game, group)
     turn = view.get("turn") if not view.get("over") else None
-    board = BOARDS[game](view, seat, legal, names, marks, hands, turn)
+    board = kit(game).board(view, seat, legal, names, marks, hands, turn)
     if reasons:
         for h in board.get("hand") or []:
             card = h.get("card", h) if isinstance(h, dict) else None
@@ -909,10 +484,11 @@ def _news(visible: list[dict], since: int, seat: int | None, names) -> list[str]
     return said
 
 
-#: Games whose log is built from a window of the newest rounds on the board: the multi-round ones. IOTA is
-#: one deal of at most a few hundred events; Cardavia's deal tables carry every seat's lives from the first
-#: deal on, and its matches are short: both are built whole.
-WINDOWED_LOGS = frozenset({"livol", "uno_flip", "karuselis"})
+#: Games whose log is built from a window of the newest rounds on the board (their kit's ``windowed_log``):
+#: the multi-round ones. IOTA is one deal of at most a few hundred events; Cardavia's deal tables carry every
+#: seat's lives from the first deal on, and its matches are short: both are built whole.
+def windowed_games() -> list[str]:
+    return [k.game for k in kits() if k.windowed_log]
 #: A match this short builds its board's log whole (one query fewer than finding the window).
 WINDOW_AFTER = 300
 
@@ -933,9 +509,9 @@ def _board_build(match: Match, seat: int | None, names, *, window: bool = True):
     from django.core.cache import cache
     from django.utils.translation import get_language
 
-    long = window and match.game in WINDOWED_LOGS and match.last_seq > WINDOW_AFTER
+    long = window and kit(match.game).windowed_log and match.last_seq > WINDOW_AFTER
     starts = [] if not long else list(
-        Event.objects.filter(match=match, type__in=ROUND_STARTS[match.game]).order_by("seq")
+        Event.objects.filter(match=match, type__in=kit(match.game).round_starts).order_by("seq")
         .values_list("seq", flat=True))
     if len(starts) <= INLINE_ROUNDS:
         events = events_for_seat(match, seat, limit=LOG_LIMIT)
@@ -1113,7 +689,7 @@ def replay_positions(match: Match) -> list[dict]:
 
 def round_steps(match: Match, positions: list[dict]) -> list[int]:
     """The replay steps where a round begins (its cards dealt), first to last (step 0 always)."""
-    starts = Event.objects.filter(match=match, type__in=ROUND_STARTS.get(match.game, ())).order_by("seq") \
+    starts = Event.objects.filter(match=match, type__in=kit(match.game).round_starts).order_by("seq") \
         .values_list("seq", flat=True)
     ends = [p["seq"] for p in positions]
     steps = {0}
@@ -1220,55 +796,26 @@ def turn_clock(match: Match, people: dict) -> dict | None:
 # Rules pages
 # ==========================================================================
 
-#: The languages each game's rulebook came in, its seed's language first (shared/rules/*.md).
-RULEBOOK_LANGUAGES = {
-    "livol": ["lv", "en", "lt"],
-    "karuselis": ["lv"],
-    "uno_flip": ["lt"],
-    "iota": ["ru"],
-    "cardavia": ["uk"],
-}
-
-
-#: Cards the rules pages draw in their examples, by a name a template can spell.
-RULE_EXAMPLES = {
-    "livol": {"r7": "R7", "b7": "B7", "r2": "R2", "rskip": "Rskip", "rrev": "Rrev", "rp2": "R+2", "w": "W",
-              "w4": "W+4", "g5": "G5", "g2": "G2", "b9": "B9", "y3": "Y3", "g0": "G0", "bskip": "Bskip"},
-    "uno_flip": {"r4": "R4", "r1": "R+1", "rrev": "Rrev", "rskip": "Rskip", "rflip": "Rflip", "w": "W",
-                 "w2": "W+2", "p5": "P+5", "prev": "Prev", "pskipall": "Pskipall", "pflip": "Pflip",
-                 "dw": "DW", "dwc": "DW+C", "v6": "V6", "y2": "Y2", "phys": "Y2/V6", "phys2": "R4/P+5"},
-    "karuselis": {"h7": "7H", "s7": "7S", "c3": "3C", "d4": "4D", "d5": "5D", "h2": "2H", "s9": "9S",
-                  "qs": "QS", "qh": "QH", "qd": "QD", "x20": "X20", "x15": "X15", "x11": "X11", "br": "BR",
-                  "d10": "10D", "s2": "2S", "ac": "AC", "s10": "10S", "h6": "6H", "kd": "KD"},
-    "iota": {"r1c": "R1C", "r2s": "R2S", "r3t": "R3T", "r4x": "R4X", "g1c": "G1C", "b1c": "B1C", "y1c": "Y1C",
-             "b2x": "B2X", "g3s": "G3S", "w1": "W1", "y4t": "Y4T"},
-    "cardavia": {"fool": "FOOL", "owl": "OWL", "pot": "POT", "n0": "0", "n5": "5", "n12": "12",
-                 "house": "HOUSE", "horse": "HORSE", "cat": "CAT", "dragoon": "DRAGOON", "cuckoo": "CUCKOO"},
-}
-
-
 def rules_page(game: str, language: str) -> dict:
     """The rules page of ``game``: its name, and the languages to read it in — the rulebook's
     own first, then the site's other languages (each a ``set_language`` form)."""
     from django.conf import settings
     from django.utils.translation import get_language_info
 
-    if game not in RULEBOOK_LANGUAGES:
-        raise KeyError(game)
+    rulebook = kit(game).rulebook_languages  # KeyError: not a game
     site = [code for code, _label in settings.LANGUAGES]
-    ordered = [c for c in RULEBOOK_LANGUAGES[game] if c in site] + \
-              [c for c in site if c not in RULEBOOK_LANGUAGES[game]]
+    ordered = [c for c in rulebook if c in site] + [c for c in site if c not in rulebook]
     languages = []
     for code in ordered:
         info = get_language_info(code)
         languages.append({"code": code, "name": info["name_local"], "english": info["name"],
-                          "current": code == language, "rulebook": code in RULEBOOK_LANGUAGES[game]})
-    examples = {key: card(game, code) for key, code in RULE_EXAMPLES.get(game, {}).items()}
-    if game == "cardavia":
-        examples["order"] = [_cv_card(c) for c in CARDAVIA_ORDER]
+                          "current": code == language, "rulebook": code in rulebook})
+    examples = {key: card(game, code) for key, code in kit(game).rule_examples.items()}
+    if kit(game).rule_extras is not None:
+        examples.update(kit(game).rule_extras())
     return {"game": game, "game_name": GAME_LABELS.get(game, game), "languages": languages, "ex": examples,
             "rulebook": [lang for lang in languages if lang["rulebook"]],
-            "rules_url": reverse("rules", args=[game]), "game_css": f"games/{game}.css",
+            "rules_url": reverse("rules", args=[game]), **kit(game).assets(),
             "games": [{"game": g, "name": GAME_LABELS.get(g, g), "current": g == game} for g in registry.names()]}
 
 

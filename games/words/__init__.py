@@ -30,19 +30,15 @@ from __future__ import annotations
 from django.utils.translation import gettext, gettext_lazy
 
 from engine import record
-from games.words import cardavia, common, iota, karuselis, livol, store, uno_flip
+from games.kits import KitTable
+from games.words import common, store
 from games.words.context import EventContext
 
-GAMES = {
-    "cardavia": cardavia,
-    "iota": iota,
-    "karuselis": karuselis,
-    "livol": livol,
-    "uno_flip": uno_flip,
-}
+#: Each game's words module (its kit's ``words``: ``games/words/<game>.py``).
+GAMES = KitTable("words")
 
 #: Per game, the event types that get no line on purpose (purely technical).
-SILENT: dict[str, frozenset] = {name: module.SILENT for name, module in GAMES.items()}
+SILENT = KitTable(lambda kit: kit.words.SILENT)
 
 #: The store's own events (not engine events), the same in every game (``engine.record``'s one list; their
 #: words are ``words.store``'s).

@@ -13,6 +13,7 @@ from functools import lru_cache
 from django.utils.translation import gettext, ngettext, npgettext
 
 from engine import registry
+from games.kits import KitTable
 
 
 @lru_cache(maxsize=256)
@@ -32,45 +33,8 @@ def played_options(game: str, options: dict | None) -> dict | None:
     return _played(game, json.dumps(options or {}, sort_keys=True))
 
 
-def _target(n: int) -> str:
-    return ngettext("to %(n)d point", "to %(n)d points", n) % {"n": n}
-
-
-def _livol(o: dict) -> list[str]:
-    out = [_target(o["target"])]
-    out.append(gettext("everyone scores their own hand (fewest points win)") if o.get("variant") == "own_hand"
-               else gettext("the round's winner scores the others' cards (most points win)"))
-    extra = o.get("challenge_extra_penalty") or 0
-    if extra:
-        out.append(ngettext("a failed challenge of a Wild Draw Four costs %(n)d more card",
-                            "a failed challenge of a Wild Draw Four costs %(n)d more cards", extra) % {"n": extra})
-    return out
-
-
-def _uno_flip(o: dict) -> list[str]:
-    return [_target(o["target"])]
-
-
-def _karuselis(o: dict) -> list[str]:
-    deck = {"full": gettext("the full deck of 56 cards"),
-            "no_x20": gettext("without the Joker 20"),
-            "no_broom": gettext("without the Broom"),
-            "small": gettext("the small deck (no Joker 20, no Broom)")}
-    return [_target(o["target"]), deck.get(o.get("deck"), str(o.get("deck")))]
-
-
-def _iota(o: dict) -> list[str]:
-    return [{"standard": gettext("all 64 cards and both wilds"), "short": gettext("short: 32 cards and both wilds"),
-             "kids": gettext("kids: no scores, the first out of cards wins")}.get(o.get("variant"),
-                                                                                 str(o.get("variant")))]
-
-
-def _cardavia(o: dict) -> list[str]:
-    return [ngettext("%(n)d life", "%(n)d lives", o["lives"]) % {"n": o["lives"]}]
-
-
-OPTION_WORDS = {"livol": _livol, "uno_flip": _uno_flip, "karuselis": _karuselis, "iota": _iota,
-                "cardavia": _cardavia}
+#: Each game's options in words (its kit's ``option_words``).
+OPTION_WORDS = KitTable("option_words")
 
 
 def options_words(game: str, options: dict | None) -> list[str]:

@@ -30,11 +30,11 @@ def sides_of(game: str, seats: int) -> tuple[int, ...]:
     """The side of each seat of a match of ``game`` with ``seats`` seats: partners share one. Karuselis
     with four seats plays two partnerships (seats 0 and 2 against 1 and 3, rule K1); everyone else
     plays alone."""
-    import importlib
+    from engine import registry
 
     try:
-        module = importlib.import_module(f"engine.{game}")
-    except ImportError:
+        module = registry.module(game)
+    except KeyError:
         return tuple(range(seats))
     side_of = getattr(module, "side_of", None)
     if side_of is None:

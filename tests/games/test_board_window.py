@@ -7,12 +7,13 @@ import pytest
 from django.core.cache import cache
 
 from games import selectors
+from games.kits import kit
 from games.selectors import (
     INLINE_ROUNDS,
-    WINDOWED_LOGS,
     _board_log,
     _recent_summary,
     players,
+    windowed_games,
 )
 from games.services import SeatSpec, bots_advance, match_create
 
@@ -22,10 +23,10 @@ def comparable(log: dict) -> list[dict]:
                                "hidden")} for r in log["rounds"]]
 
 
-@pytest.mark.parametrize("game", sorted(WINDOWED_LOGS))
+@pytest.mark.parametrize("game", windowed_games())
 def test_the_windowed_board_log_is_the_whole_log(db, game):
     cache.clear()
-    seats = 3 if game in ("livol", "uno_flip") else 2
+    seats = kit(game).default_seats
     match = match_create(game=game, seats=[SeatSpec(bot="random") for _ in range(seats)], seed=f"window-{game}",
                          wake_bots=False)
     names = players(match)

@@ -72,8 +72,9 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=None)
         parser.add_argument("--seats", type=int, default=None, 
                             help="seats per table (default: 2, or the game's minimum)")
-        parser.add_argument("--policy", default="mixed", choices=("mixed", *POLICY_NAMES),
-                            help="a bot level (weakest first), or mixed: greedy and random in turn")
+        parser.add_argument("--policy", default=None, choices=("mixed", *POLICY_NAMES),
+                            help="a bot level (weakest first), or mixed: greedy and random in turn (the default "
+                                 "where the game has greedy bots; else its weakest level)")
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                             help="a match option, e.g. target=200; repeatable")
         parser.add_argument("--seed", default=None,
@@ -92,6 +93,8 @@ class Command(BaseCommand):
         seats = o["seats"] or max(2, registry.get(game).MIN_SEATS)
         levels = levels_for(game)
         offered = (*levels, "mixed") if {"greedy", "random"} <= set(levels) else levels
+        if o["policy"] is None:
+            o["policy"] = "mixed" if "mixed" in offered else levels[0]
         if o["policy"] not in offered:
             raise CommandError(f"{game} has no {o['policy']} bots: choose from {', '.join(offered)}")
         if o["seed"] is not None and not o["seed"]:
