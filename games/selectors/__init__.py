@@ -249,6 +249,7 @@ def _build_log(game: str, groups: list[dict], names, seat, options: dict | None 
 def _fold_old_rounds(log: dict, inline: int = INLINE_ROUNDS) -> dict:
     """Rounds older than the newest ``inline`` keep their table and the number of their lines; the
     lines come when the reader opens the round (``match_log_round``): a long match's page stays light."""
+    log["inline"] = inline  # a page that appends rounds folds the older ones as well (static/js/app.js)
     for r in log["rounds"][inline:]:
         r["lazy"], r["lines"] = True, []
     for r in log["rounds"][:inline]:

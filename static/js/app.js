@@ -221,10 +221,40 @@
       }
     });
     log.dataset.seq = add.dataset.seq;
+    foldOld(log, body);
     var live = layout.querySelector(".board.live");
     var from = live ? live.dataset.from : null;
     toArray(log.querySelectorAll(".log-lines li.is-last")).forEach(function (li) {
       if (li.dataset.move !== from) li.classList.remove("is-last");
+    });
+  }
+
+  // A page open for hours folds the rounds it appended as its first board folded the older ones: past the
+  // newest few (data-inline), a round keeps its title and table and loads its lines when it is opened.
+  function foldOld(log, body) {
+    var keep = +(log.dataset.inline || 0);
+    var url = log.dataset.roundUrl;
+    if (!keep || !url || !window.htmx) return;
+    toArray(body.querySelectorAll(".log-round[data-index]:not([hx-get])")).slice(keep).forEach(function (round) {
+      var list = round.querySelector(".log-lines");
+      if (!list) return;
+      var loading = document.createElement("li");
+      loading.className = "muted";
+      loading.textContent = log.dataset.loading || "";
+      list.replaceChildren(loading);
+      round.setAttribute("hx-get", url + round.dataset.index);
+      function arm() {  // the lines load when the reader opens the round
+        round.setAttribute("hx-trigger", "toggle once");
+        round.setAttribute("hx-target", "find .log-lines");
+        round.setAttribute("hx-swap", "innerHTML");
+        window.htmx.process(round);
+      }
+      if (round.open) {  // closing it fires a toggle later: armed after it, or it would load at once
+        round.addEventListener("toggle", arm, { once: true });
+        round.open = false;
+      } else {
+        arm();
+      }
     });
   }
 

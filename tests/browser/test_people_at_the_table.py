@@ -148,8 +148,9 @@ def test_a_person_who_forgot_to_call_presses_call_within_the_grace_and_keeps_the
         view = registry.get("livol").view(store.load_state(match), 1)
         if len(view["hand"]) == 1:
             break
-        if view["turn"] != 1:
-            page.wait_for_timeout(300)
+        if view["turn"] != 1:  # the bot's move comes as a new board
+            page.wait_for_function(f"() => +document.querySelector('#board .board.live').dataset.seq > {match.last_seq}",
+                                   timeout=15_000)
             continue
         # play the lowest red card, without calling
         card = view["hand"][0]

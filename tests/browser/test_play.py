@@ -125,8 +125,10 @@ def play_until(page, game: str, done: str, tries: int = 400) -> int:
         if page.evaluate(done) or page.locator("#board .board.live").get_attribute("data-over") == "1":
             break
         seq = live_seq(page)
-        if not click_a_move(page, game):
-            page.wait_for_timeout(250)
+        if not click_a_move(page, game):  # not the seat's turn: the others' moves arrive as a new board
+            page.wait_for_function(
+                f"() => {{ const b = document.querySelector('#board .board.live'); "
+                f"return b && (+b.dataset.seq > {seq} || b.dataset.over === '1'); }}", timeout=30000)
             continue
         page.wait_for_function(
             f"() => {{ const b = document.querySelector('#board .board.live'); return b && +b.dataset.seq > {seq}; }}",
@@ -228,6 +230,48 @@ def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(li
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_a_page_left_open_folds_the_rounds_it_appends_past_the_newest_three(live_server, browser,
+                                                                           django_user_model):
+    from games import selectors
+    from games.models import Match
+    from games.services import SeatSpec, bots_advance, match_create
+
+    page = browser.page
+    browser.fast_playback()
+    sign_in(page, live_server, django_user_model)
+    match = match_create(game="livol", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], seed="fold-open",
+                         wake_bots=False)
+    # given a spectator's page open at the first deal
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.wait_for_selector("#board .board.live")
+    page.evaluate("document.getElementById('move-log').dataset.kept = 'yes'")
+    # when the bots play on through five more rounds while the page stays open
+    while len(selectors.match_log(match, None)["rounds"]) < 6 and not match.has_ended:
+        bots_advance(match_id=match.pk, budget=25)
+        match = Match.objects.get(pk=match.pk)
+    page.wait_for_function(f"() => +document.getElementById('move-log').dataset.seq >= {match.last_seq}",
+                           timeout=30_000)
+    # then the page kept its log (appended, never rebuilt), it has every round, and only the newest three
+    # show their lines: the older ones keep their title and table and load their lines when opened
+    rounds = selectors.match_log(match, None)["rounds"]
+    shown = page.evaluate("""() => ({
+        kept: document.getElementById('move-log').dataset.kept || null,
+        firsts: [...document.querySelectorAll('.move-log .log-round')].map(d => +d.dataset.first),
+        inline: document.querySelectorAll('.move-log .log-round:not([hx-get])').length,
+        lines: document.querySelectorAll('.move-log li[data-seq]').length})""")
+    assert match.has_ended or shown["kept"] == "yes"
+    assert shown["firsts"] == [r["first"] for r in rounds]
+    assert shown["inline"] == 3
+    assert shown["lines"] == sum(len(r["lines"]) for r in rounds[:3])
+    oldest = page.locator(".move-log .log-round").last
+    oldest.locator("summary").click()
+    oldest.locator("li[data-seq]").first.wait_for(timeout=10_000)
+    texts = [t.strip() for t in oldest.locator("li[data-seq]").all_inner_texts()]
+    assert texts == [line["text"] for line in rounds[-1]["lines"]][:len(texts)] and texts
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_livol_is_played_from_the_keyboard_and_bot_moves_are_played_back_one_by_one(live_server, browser,
                                                                                     django_user_model):
     page = browser.page
@@ -283,9 +327,12 @@ def test_no_content_security_policy_violation_while_playing(live_server, browser
     page.goto(f"{live_server.url}/rules/livol/")
     from playwright.sync_api import Error as PlaywrightError
 
-    with contextlib.suppress(PlaywrightError):  # Playwright may report the refusal itself
-        page.add_script_tag(content="window.inlineRan = true;")
-    page.wait_for_timeout(200)
+    # the signal: the page's own report of the refusal (tests/browser/conftest.py CSP_LISTENER), which comes
+    # after Chromium's message of it
+    reported = lambda m: m.text.startswith("Content Security Policy violation: ")  # noqa: E731
+    with page.expect_console_message(reported, timeout=10_000):
+        with contextlib.suppress(PlaywrightError):  # Playwright may report the refusal itself
+            page.add_script_tag(content="window.inlineRan = true;")
     assert browser.csp and not page.evaluate("window.inlineRan === true")
     browser.csp.clear()
     # when a player signs in, switches games on the form, plays, reads the rules and changes language
