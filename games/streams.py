@@ -84,18 +84,28 @@ def _reading(fn):
     """A database read for an open stream, run on this process's few stream-reader threads
     (``CARDLEAGUE_STREAM_DB_READS`` of them, each keeping its own connection): however many streams
     are open, and however many a move wakes at once, they use that many database connections."""
-    def run(*args, **kwargs):
-        from django.db import close_old_connections
-
-        close_old_connections()  # a connection that broke or grew too old is opened again
-        return fn(*args, **kwargs)
-
     async def on_reader(*args, **kwargs):
         global _readers
         if _readers is None:
             _readers = ThreadPoolExecutor(settings.CARDLEAGUE_STREAM_DB_READS, thread_name_prefix="stream-db")
-        return await asyncio.get_running_loop().run_in_executor(_readers, functools.partial(run, *args, **kwargs))
+        return await asyncio.get_running_loop().run_in_executor(_readers, functools.partial(_read, fn, *args,
+                                                                                            **kwargs))
     return on_reader
+
+
+def _read(fn, *args, **kwargs):
+    """One read on a stream's thread. Without a connection pool the thread keeps its connection (opened
+    again when it broke or grew too old); with one (``DB_POOL``) the connection goes back to the pool after
+    the read, or the streams' threads would hold the whole pool between reads and the pages' and the API's
+    requests would wait for a connection until they fail (the club night found it)."""
+    from django.db import close_old_connections, connection
+
+    close_old_connections()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        if "pool" in connection.settings_dict.get("OPTIONS", {}):
+            connection.close()
 
 
 _authenticators: ThreadPoolExecutor | None = None
@@ -104,18 +114,12 @@ _authenticators: ThreadPoolExecutor | None = None
 def _authenticating(fn):
     """Authentication of a new stream, on its own threads: a new stream's ``hello`` never waits behind
     the reads of streams that are behind (they have the readers, ``_reading``)."""
-    def run(*args, **kwargs):
-        from django.db import close_old_connections
-
-        close_old_connections()
-        return fn(*args, **kwargs)
-
     async def on_thread(*args, **kwargs):
         global _authenticators
         if _authenticators is None:
             _authenticators = ThreadPoolExecutor(2, thread_name_prefix="stream-auth")
         return await asyncio.get_running_loop().run_in_executor(_authenticators,
-                                                                functools.partial(run, *args, **kwargs))
+                                                                functools.partial(_read, fn, *args, **kwargs))
     return on_thread
 
 

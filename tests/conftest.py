@@ -218,6 +218,20 @@ def asgi_server(django_db_setup, django_db_blocker):
     yield from _uvicorn(django_db_blocker, STREAMS_URL=settings.CARDLEAGUE_STREAMS_URL, CARDLEAGUE_STREAM_HEARTBEAT="1")
 
 
+@pytest.fixture(scope="session")
+def pooled_asgi_server(django_db_setup, django_db_blocker):
+    """``asgi_server`` with psycopg's connection pool (``DB_POOL``, as docker/compose.yaml serves it) of two
+    connections, as few as the streams' own threads: a stream's thread that kept a connection between reads
+    would leave no connection for a request."""
+    from django.conf import settings
+    from django.db import connection
+
+    need(connection.vendor == "postgresql", "the connection pool is psycopg's (PostgreSQL)")
+    need(bool(settings.CARDLEAGUE_STREAMS_URL), "the live streams need Redis")
+    yield from _uvicorn(django_db_blocker, STREAMS_URL=settings.CARDLEAGUE_STREAMS_URL, CARDLEAGUE_STREAM_HEARTBEAT="1",
+                        DB_POOL="1", DB_POOL_MAX="2", CARDLEAGUE_STREAM_DB_READS="4")
+
+
 EMBEDDED_PREFIX = "cardleague-embedded-test"
 
 

@@ -171,3 +171,33 @@ def test_streams_refuse_strangers_and_forged_seats(asgi_server, people):
     assert httpx.get(f"{asgi_server}/api/matches/999999/stream",
                      headers={"Authorization": f"Bearer {stranger}"}, timeout=10).status_code == 404
     assert Match.objects.get(pk=match.pk).is_running
+
+
+def test_open_streams_leave_the_connection_pool_to_the_requests(pooled_asgi_server, people):
+    # given a server whose pool has two connections, and six of a seat's streams open (each authenticated
+    # and read on the streams' own threads: more threads than the pool has connections)
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="random"),
+                                              SeatSpec(bot="random")], seed="pool")
+    key = token_for(people[0])
+    url = f"{pooled_asgi_server}/api/matches/{match.pk}/stream?seat=0"
+    said: list[threading.Event] = [threading.Event() for _ in range(6)]
+    leave = threading.Event()
+
+    def follow(hello: threading.Event) -> None:
+        with httpx.stream("GET", url, headers={"Authorization": f"Bearer {key}"},
+                          timeout=httpx.Timeout(30, read=30)) as response:
+            for frame in sse_frames(response.iter_lines()):
+                hello.set()
+                if leave.is_set():
+                    return
+
+    threads = [threading.Thread(target=follow, args=(hello,), daemon=True) for hello in said]
+    for thread in threads:
+        thread.start()
+    assert all(hello.wait(30) for hello in said)
+    # when the seat's page and client ask for its view, over and over, while the streams stay open
+    answers = [httpx.get(f"{pooled_asgi_server}/api/matches/{match.pk}/view?seat=0",
+                         headers={"Authorization": f"Bearer {key}"}, timeout=30).status_code for _ in range(12)]
+    leave.set()
+    # then every request had a connection (a stream's thread gives its back after each read)
+    assert answers == [200] * 12
