@@ -10,7 +10,7 @@ MESSAGES_ARGS = -l lv -l lt -l ru -l uk --no-obsolete --ignore '.venv/*' --ignor
 # DEBUG=0 and a SECRET_KEY in its environment (README).
 export DEBUG ?= 1
 
-.PHONY: install migrate demo run worker test test-fast bench messages clean
+.PHONY: install migrate demo run worker test test-fast bench club-night messages clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,15 @@ bench: install
 	$(PY) -m tests.bench.board_cost
 	$(PY) -m tests.bench.tournament_bench
 	$(PY) -m tests.bench.bot_ladder --all --matches 2 --levels random,greedy,search-easy,search
+
+## The club night (locust): people at tables and watchers, against the production shape started here
+## (uvicorn, a Celery worker, PostgreSQL and Redis on 127.0.0.1). PEOPLE=200 TABLES=50 DURATION=180.
+PEOPLE ?= 200
+TABLES ?= 50
+DURATION ?= 180
+club-night: install
+	$(VENV)/bin/pip install -q -e '.[bench]'
+	$(PY) -m tests.bench.club_night --people $(PEOPLE) --tables $(TABLES) --duration $(DURATION)
 
 ## Extract the site's strings into the catalogues (needs GNU gettext's xgettext); translate, then commit.
 messages: install
