@@ -641,21 +641,22 @@ ROUND_ROBIN_DOUBLE_PARTNERS = _("A double round robin plays the same tables agai
                                 "(so that the partners change where they can).")
 
 
-def pairing_rules(fmt: str, seats: int, min_seats: int = 2, sides: Sides = (), field: int | None = None) -> dict:
+def pairing_rules(kind: str, seats: int, min_seats: int = 2, sides: Sides = (), field: int | None = None,
+                  double: bool = False) -> dict:
     """The pairing rules of a tournament in words: ``rules`` (sentences) and ``ordered`` (true when each
-    rule decides only among the draws equal on the ones before it). ``fmt`` as ``Tournament.Format``:
-    "swiss", "knockout", "round_robin", "double_round_robin", "league"; ``field``: the number of
-    players, when known (it decides whether everybody fits one table)."""
+    rule decides only among the draws equal on the ones before it). ``kind``: how its rounds are paired
+    (``league.tournament_formats``' ``pairing``: "swiss", "knockout" or "schedule", a round robin's, played
+    twice when ``double``); ``field``: the number of players, when known (it decides whether everybody
+    fits one table)."""
     partnered = sorted({k for k, of_seat in sides if k <= seats and len(set(of_seat)) < k})
     partner_lines = [str(PARTNER_ROTATION % {"n": k}) for k in partnered]
-    if fmt == "swiss":
+    if kind == "swiss":
         if seats == 2:
             return {"ordered": True, "rules": [str(s) for s in SWISS_CRITERIA] + [str(SWISS_SEATS)]}
         return {"ordered": True, "rules": [str(SWISS_TABLES_CRITERIA[0] % {"min": min_seats, "max": seats})]
                 + [str(s) for s in SWISS_TABLES_CRITERIA[1:]] + partner_lines}
-    if fmt == "knockout":
+    if kind == "knockout":
         return {"ordered": False, "rules": [str(s) for s in KNOCKOUT_RULES]}
-    double = fmt in ("double_round_robin", "league")
     if seats == 2:
         return {"ordered": False, "rules": [str(s) for s in ROUND_ROBIN_TWO_SEATS]}
     if field is not None and field <= seats:

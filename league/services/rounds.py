@@ -36,8 +36,9 @@ def pairing_rules(tournament: Tournament) -> dict:
     """How this tournament's tables are drawn, in words (the page's legend: ``pairing.pairing_rules``)."""
     field = tournament.entrants.count() - (Withdrawal.objects.filter(entrant__tournament=tournament, round_number=0)
                                            .count())
-    return pairing.pairing_rules(tournament.format, tournament.seats_per_table, _min_seats(tournament),
-                                 pairing_sides(tournament), field=field)
+    fmt = tournament.format_rules
+    return pairing.pairing_rules(fmt.pairing, tournament.seats_per_table, _min_seats(tournament),
+                                 pairing_sides(tournament), field=field, double=fmt.repeats)
 
 
 
