@@ -186,7 +186,7 @@ def test_open_streams_leave_the_connection_pool_to_the_requests(pooled_asgi_serv
     def follow(hello: threading.Event) -> None:
         with httpx.stream("GET", url, headers={"Authorization": f"Bearer {key}"},
                           timeout=httpx.Timeout(30, read=30)) as response:
-            for frame in sse_frames(response.iter_lines()):
+            for _frame in sse_frames(response.iter_lines()):
                 hello.set()
                 if leave.is_set():
                     return
