@@ -99,10 +99,14 @@ codes appear in its event feed next to the new deal.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Sequence
 
 from engine import core
 from engine.core import IllegalMove
-from engine.protocol import SHARED_EVENTS
+from engine.protocol import SHARED_EVENTS, ScoreOrder, SearchableGame
+
+if TYPE_CHECKING:
+    from random import Random
 
 # --------------------------------------------------------------------------
 # The game's shape, as data
@@ -178,44 +182,45 @@ def cards() -> list[str]:
 @dataclass(frozen=True)
 class State:
     seats: int
-    options: dict
+    options: dict[str, Any]
     seed: str
     counter: int = 0
-    lives: tuple = ()
-    out_round: tuple = ()       # per seat: the round in which it went out, or None
+    lives: tuple[int, ...] = ()
+    out_round: tuple[int | None, ...] = ()       # per seat: the round in which it went out, or None
     round: int = 0
     dealer: int = 0
-    resting: tuple = ()         # seats resting in this deal
-    order: tuple = ()           # participants still in the deal, in turn order, dealer last
-    hands: tuple = ()           # per seat: its card or None (a chopped-out seat's card stays put)
-    stock: tuple = ()           # top first
-    set_aside: tuple = ()       # matadors drawn from the stock, face up
-    face_up: tuple = ()         # per seat: the code of its card if shown to all, else None
+    resting: tuple[int, ...] = ()         # seats resting in this deal
+    order: tuple[int, ...] = ()           # participants still in the deal, in turn order, dealer last
+    hands: tuple[str | None, ...] = ()           # per seat: its card or None (a chopped-out seat's card stays put)
+    stock: tuple[str, ...] = ()           # top first
+    set_aside: tuple[str, ...] = ()       # matadors drawn from the stock, face up
+    face_up: tuple[str | None, ...] = ()         # per seat: the code of its card if shown to all, else None
     turn: int | None = None
-    swaps: tuple = ()           # (asker, target) swaps of this deal since the last undo, oldest first
-    log: tuple = ()             # this deal's logged events, unredacted
-    last_log: tuple = ()        # the previous deal's
-    revealed: tuple = ()        # per seat: its card at the last settlement, or None
-    seen: tuple = ()            # per seat, then the public: frozenset of codes shown this deal
-    last_seen: tuple = ()       # the same for the previous deal
-    resigned: tuple = ()        # seats, in the order they resigned
+    swaps: tuple[tuple[int, int], ...] = ()           # (asker, target) swaps of this deal since the last undo, oldest first
+    log: tuple[dict[str, Any], ...] = ()             # this deal's logged events, unredacted
+    last_log: tuple[dict[str, Any], ...] = ()        # the previous deal's
+    revealed: tuple[str | None, ...] = ()        # per seat: its card at the last settlement, or None
+    seen: tuple[frozenset[str], ...] = ()            # per seat, then the public: frozenset of codes shown this deal
+    last_seen: tuple[frozenset[str], ...] = ()       # the same for the previous deal
+    resigned: tuple[int, ...] = ()        # seats, in the order they resigned
     ended: bool = False
-    result: dict | None = None
+    result: dict[str, Any] | None = None
 
 
-def _set(items: tuple, index: int, value) -> tuple:
+def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     out = list(items)
     out[index] = value
     return tuple(out)
 
 
-def _swap(items: tuple, a: int, b: int) -> tuple:
+def _swap(items: tuple[Any, ...], a: int, b: int) -> tuple[Any, ...]:
     out = list(items)
     out[a], out[b] = out[b], out[a]
     return tuple(out)
 
 
-def _show(seen: tuple, who, codes) -> tuple:
+def _show(seen: tuple[frozenset[str], ...], who: int | None,
+          codes: Iterable[Any]) -> tuple[frozenset[str], ...]:
     """Add ``codes`` to what ``who`` (an index, or None for everyone) was shown."""
     codes = frozenset(c for c in codes if c is not None)
     return tuple(s | codes if who is None or i == who else s for i, s in enumerate(seen))
@@ -225,7 +230,7 @@ def _show(seen: tuple, who, codes) -> tuple:
 # The rules, one small function each
 # --------------------------------------------------------------------------
 
-def participants_of(lives, resting) -> list[int]:
+def participants_of(lives: Sequence[int], resting: Collection[int]) -> list[int]:
     """C2. A participant is a seat that is alive and not resting."""
     return [s for s, n in enumerate(lives) if n > 0 and s not in resting]
 
@@ -298,25 +303,26 @@ def deal_is_skipped(participants: list[int]) -> bool:
     return len(participants) < 2
 
 
-def deal_ends_early(order: tuple) -> bool:
+def deal_ends_early(order: tuple[int, ...]) -> bool:
     """C8. If only one participant is left, the deal ends without settlement."""
     return len(order) < 2
 
 
-def match_is_over(lives, resigned=()) -> bool:
+def match_is_over(lives: Sequence[int], resigned: Iterable[int] = ()) -> bool:
     """C12. A seat at zero lives is out; the last seat alive wins (or none is left).
     With resignations: ``still_contending``."""
     return not still_contending(lives, resigned)
 
 
-def still_contending(lives, resigned) -> bool:
+def still_contending(lives: Sequence[int], resigned: Iterable[int]) -> bool:
     """ENGINE.md "Resigning": when resigning leaves one seat not resigned, the match ends at
     once with it first (decided: seats already out do not count; the match ends when at
     most one seat that is alive and has not resigned remains)."""
     return not core.last_standing((s for s, n in enumerate(lives) if n > 0), resigned)
 
 
-def final_ranking(options: dict, out_round, resigned=()) -> list[list[int]]:
+def final_ranking(options: dict[str, Any], out_round: Sequence[int | None],
+                  resigned: Sequence[int] = ()) -> list[list[int]]:
     """C12. The others rank by the deal in which they went out (later is better; out in the
     same deal shares a place). If all remaining seats go out together, they share first place.
     ENGINE.md "Resigning": resigned seats rank below all others, the latest to resign best
@@ -335,9 +341,9 @@ class _Run:
     def __init__(self, game: "Cardavia", state: State):
         self.game = game
         self.state = state
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
         self.state = self.game.apply(self.state, event)
 
@@ -357,7 +363,7 @@ class _Run:
         self.emit({"type": "cards_dealt", "round": s.round + 1, "dealer": dealer,
                    "resting": sorted(resting), "order": order, "deck": list(deck)})
         for seat in sorted(order):
-            if is_knocked(self.state.hands[seat]):
+            if is_knocked(self.state.hands[seat]):  # type: ignore[arg-type]
                 self.emit({"type": "fool_knocked", "seat": seat, "card": FOOL})
         self.emit({"type": "turn_passed", "seat": order[0]})
 
@@ -407,7 +413,7 @@ class _Run:
             if target is None:
                 self.draw_from_stock(asker)
                 return
-            card = self.state.hands[target]
+            card: str = self.state.hands[target]  # type: ignore[assignment]  # a participant holds a card
             if must_swap(card):
                 self.emit({"type": "cards_swapped", "seat": asker, "target": target,
                            "gave": self.state.hands[asker], "got": card})
@@ -471,7 +477,7 @@ class _Run:
     def settle(self) -> None:
         """C9/C10. Every remaining card is shown; the lowest (with the Fool's rules) pays."""
         s = self.state
-        held = {seat: s.hands[seat] for seat in s.order}
+        held: dict[int, str] = {seat: s.hands[seat] for seat in s.order}  # type: ignore[misc]
         losers, fools = settlement_losers(held)
         lives_after = [n - (1 if seat in losers else 0) for seat, n in enumerate(s.lives)]
         rest = rest_after(fools, lives_after)
@@ -501,26 +507,27 @@ class Cardavia(core.Game):
         return cards()
 
     # -- start / apply ---------------------------------------------------------
-    def start(self, seats, seed, options=None, deck=None) -> list[dict]:
+    def start(self, seats: int, seed: str, options: dict[str, Any] | None = None,
+              deck: list[str] | None = None) -> list[dict[str, Any]]:
         core.check_seats(seats, MIN_SEATS, MAX_SEATS, NAME)
         merged = core.check_options(options, OPTIONS, NAME)
         deck = core.check_deck(deck, cards(), NAME)
         if not isinstance(seed, str):
             raise ValueError(f"{NAME}: the seed is a string")
-        run = _Run(self, None)
+        run = _Run(self, None)  # type: ignore[arg-type]
         run.emit({"type": "match_started", "seats": seats, "options": merged, "seed": seed,
                   "rules_version": RULES_VERSION})
         run.deal([], deck)
         return run.events
 
-    def apply(self, state, event):
+    def apply(self, state: State | None, event: dict[str, Any]) -> State:
         handler = getattr(self, "_apply_" + event["type"])
         state = handler(state, event)
         if event["type"] in LOGGED:
             state = replace(state, log=state.log + (event,))
         return state
 
-    def _apply_match_started(self, _, e):
+    def _apply_match_started(self, _: State | None, e: dict[str, Any]) -> State:
         n, lives = e["seats"], e["options"]["lives"]
         nobody = (None,) * n
         return State(seats=n, options=dict(e["options"]), seed=e["seed"], lives=(lives,) * n,
@@ -528,87 +535,87 @@ class Cardavia(core.Game):
                      hands=nobody, face_up=nobody, revealed=nobody,
                      seen=(frozenset(),) * (n + 1), last_seen=(frozenset(),) * (n + 1))
 
-    def _apply_cards_dealt(self, s, e):
+    def _apply_cards_dealt(self, s: State, e: dict[str, Any]) -> State:
         order, deck = e["order"], e["deck"]
         hands = [None] * s.seats
         for i, seat in enumerate(sorted(order)):
             hands[seat] = deck[i]
-        seen = tuple(frozenset({hands[i]} if hands[i] else ()) for i in range(s.seats)) + (frozenset(),)
+        seen: tuple[frozenset[str], ...] = tuple(frozenset({hands[i]} if hands[i] else ()) for i in range(s.seats)) + (frozenset(),)
         return replace(s, counter=s.counter + 1, round=e["round"], dealer=e["dealer"],
                        resting=tuple(e["resting"]), order=tuple(order), hands=tuple(hands),
                        stock=tuple(deck[len(order):]), set_aside=(), face_up=(None,) * s.seats,
                        turn=None, swaps=(), log=(), last_log=s.log, seen=seen, last_seen=s.seen)
 
-    def _apply_deal_skipped(self, s, e):
+    def _apply_deal_skipped(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, round=e["round"], resting=(), order=(), turn=None)
 
-    def _apply_fool_knocked(self, s, e):
+    def _apply_fool_knocked(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, face_up=_set(s.face_up, e["seat"], e["card"]),
                        seen=_show(s.seen, None, [e["card"]]))
 
-    def _apply_turn_passed(self, s, e):
+    def _apply_turn_passed(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, turn=e["seat"])
 
-    def _apply_card_kept(self, s, e):
+    def _apply_card_kept(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, turn=None)
 
-    def _apply_swap_asked(self, s, e):
+    def _apply_swap_asked(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, turn=None)
 
-    def _apply_swap_refused(self, s, e):
+    def _apply_swap_refused(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, face_up=_set(s.face_up, e["seat"], e["card"]),
                        seen=_show(s.seen, None, [e["card"]]))
 
-    def _apply_cards_swapped(self, s, e):
+    def _apply_cards_swapped(self, s: State, e: dict[str, Any]) -> State:
         a, b = e["seat"], e["target"]
         seen = _show(_show(s.seen, a, [e["got"]]), b, [e["gave"]])
         return replace(s, hands=_swap(s.hands, a, b), face_up=_swap(s.face_up, a, b),
                        swaps=s.swaps + ((a, b),), seen=seen)
 
-    def _apply_stock_drawn(self, s, e):
+    def _apply_stock_drawn(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, stock=s.stock[1:], set_aside=s.set_aside + (e["card"],),
                        seen=_show(s.seen, None, [e["card"]]))
 
-    def _apply_stock_exchanged(self, s, e):
+    def _apply_stock_exchanged(self, s: State, e: dict[str, Any]) -> State:
         seat = e["seat"]
         return replace(s, stock=s.stock[1:] + (e["gave"],), hands=_set(s.hands, seat, e["got"]),
                        face_up=_set(s.face_up, seat, None), seen=_show(s.seen, seat, [e["got"]]))
 
-    def _apply_life_lost(self, s, e):
+    def _apply_life_lost(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, lives=_set(s.lives, e["seat"], e["lives"]))
 
-    def _apply_seat_eliminated(self, s, e):
+    def _apply_seat_eliminated(self, s: State, e: dict[str, Any]) -> State:
         seat = e["seat"]
         return replace(s, out_round=_set(s.out_round, seat, e["round"]),
                        order=tuple(x for x in s.order if x != seat),
                        turn=None if s.turn == seat else s.turn)
 
-    def _apply_swaps_undone(self, s, e):
+    def _apply_swaps_undone(self, s: State, e: dict[str, Any]) -> State:
         hands, face_up = s.hands, s.face_up
         for a, b in e["swaps"]:
             hands, face_up = _swap(hands, a, b), _swap(face_up, a, b)
         return replace(s, hands=hands, face_up=face_up, swaps=())
 
-    def _apply_deal_settled(self, s, e):
+    def _apply_deal_settled(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, revealed=tuple(e["cards"]), turn=None, seen=_show(s.seen, None, e["cards"]))
 
-    def _apply_deal_ended(self, s, e):
+    def _apply_deal_ended(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, turn=None)
 
-    def _apply_seat_resigned(self, s, e):
+    def _apply_seat_resigned(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, resigned=s.resigned + (e["seat"],))
 
-    def _apply_match_ended(self, s, e):
+    def _apply_match_ended(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, turn=None, ended=True,
                        result={"ranking": [list(p) for p in e["ranking"]], "scores": list(e["scores"])})
 
     # -- moves -----------------------------------------------------------------
-    def legal_moves(self, state, seat) -> list[dict]:
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         if state.ended or state.turn is None or seat != state.turn:
             return []
         return [{"type": "keep"}, {"type": "ask"}]
 
-    def play(self, state, seat, move) -> list[dict]:
+    def play(self, state: State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         kind = core.guard_move(move, MOVE_KEYS, "C4")
         if state.ended:
             raise IllegalMove("match_over", "the match is over", "C12")
@@ -626,7 +633,7 @@ class Cardavia(core.Game):
         return run.events
 
     # -- what a seat may see -------------------------------------------------------
-    def redact(self, event, seat):
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
         kind = event["type"]
         if kind == "match_started":
             return {k: v for k, v in event.items() if k != "seed"}
@@ -643,15 +650,15 @@ class Cardavia(core.Game):
                 return {k: v for k, v in event.items() if k not in ("gave", "got")}
         return event
 
-    def to_act(self, state) -> list[int]:
+    def to_act(self, state: State) -> list[int]:
         """The seat whose turn it is (nobody acts out of turn in Cardavia), without building a view."""
         return [state.turn] if state.turn is not None and not state.ended else []
 
-    def score_order(self, options: dict | None) -> str:
+    def score_order(self, options: dict[str, Any] | None) -> ScoreOrder:
         """C12: ``outcome``'s scores are the lives left; more is better."""
         return "higher"
 
-    def view(self, state, seat) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         over = state.ended
         acting = state.turn is not None and not over
         known = (lambda e: e) if over else (lambda e: self.redact(e, seat))
@@ -682,17 +689,17 @@ class Cardavia(core.Game):
             v["hands"] = list(state.hands)
         return v
 
-    def outcome(self, state):
+    def outcome(self, state: State) -> dict[str, Any] | None:
         if not state.ended:
             return None
-        return {"ranking": [list(p) for p in state.result["ranking"]],
-                "scores": list(state.result["scores"])}
+        return {"ranking": [list(p) for p in state.result["ranking"]],  # type: ignore[index]
+                "scores": list(state.result["scores"])}  # type: ignore[index]
 
     # -- protocol-test hooks ----------------------------------------------------------
-    def all_cards(self, state) -> list[str]:
+    def all_cards(self, state: State) -> list[str]:
         return [c for c in state.hands if c is not None] + list(state.stock) + list(state.set_aside)
 
-    def hidden_cards(self, state, seat) -> list[str]:
+    def hidden_cards(self, state: State, seat: int | None) -> list[str]:
         if state.ended:
             return []
         who = state.seats if seat is None else seat
@@ -702,7 +709,8 @@ class Cardavia(core.Game):
         return [c for c in hidden if c not in known]
 
     # -- determinization (search bots: engine/bots/search.py) ---------------------------
-    def sample_state(self, view: dict, seat: int, rng, legal=None) -> State:
+    def sample_state(self, view: dict[str, Any], seat: int, rng: Random,
+                     legal: list[dict[str, Any]] | None = None) -> State:
         """A full state consistent with ``seat``'s ``view``. The cards the seat knows stay
         where it knows them to be: its own card; the face-up cards (a knocked Fool, a
         matador that refused); the cards it gave or received in its swaps, followed through
@@ -751,7 +759,7 @@ class Cardavia(core.Game):
             last_seen=(frozenset(),) * (n + 1), resigned=tuple(view["resigned"]), ended=False, result=None)
 
 
-def knowledge_of(view: dict, seat: int) -> dict[int, str]:
+def knowledge_of(view: dict[str, Any], seat: int) -> dict[int, str]:
     """Where ``seat`` knows a card to be in this deal, from its view alone: seat -> code.
     Face-up cards (C3 Fools, refusing matadors) and the seat's own card; a card it gave or
     received in a swap (C5: the two swappers each learn one card), followed through every
@@ -780,4 +788,4 @@ def knowledge_of(view: dict, seat: int) -> dict[int, str]:
 
 #: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
 GAME = "cardavia"
-game = Cardavia()
+game: SearchableGame = Cardavia()  # checked against the engine contract (engine.protocol)

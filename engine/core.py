@@ -16,7 +16,7 @@ import struct
 from collections import Counter
 from dataclasses import dataclass
 from functools import reduce
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 
 class IllegalMove(Exception):
@@ -92,7 +92,7 @@ class SeededRandom:
             if x < limit:
                 return x % n
 
-    def shuffled(self, items: Sequence) -> list:
+    def shuffled(self, items: Sequence[Any]) -> list[Any]:
         """A Fisher-Yates permutation of ``items`` (a new list): ``randbelow(i + 1)`` for i
         from the last index down to 1. The words are read in one go (the same stream, the
         same numbers); a rejected word, which almost never happens, hands the rest to
@@ -156,13 +156,13 @@ CONTRIBUTION_DIGITS = (16, 128)
 CONTRIBUTION_PATTERN = r"^[0-9a-f]{%d,%d}$" % CONTRIBUTION_DIGITS
 
 
-def is_contribution(value) -> bool:
+def is_contribution(value: object) -> bool:
     """A seat's contribution: 16 to 128 hex digits (a browser sends 32, from crypto.getRandomValues)."""
     low, high = CONTRIBUTION_DIGITS
     return type(value) is str and low <= len(value) <= high and all(c in "0123456789abcdef" for c in value)
 
 
-def shuffled(seed: str, counter: int, items: Sequence) -> list:
+def shuffled(seed: str, counter: int, items: Sequence[Any]) -> list[Any]:
     """Shorthand: the permutation of ``items`` for random decision number ``counter``."""
     return SeededRandom(seed, counter).shuffled(items)
 
@@ -176,7 +176,7 @@ def check_seats(seats: int, low: int, high: int, game: str) -> None:
         raise ValueError(f"{game} is played by {low}–{high} seats, not {seats!r}")
 
 
-def check_options(options: dict | None, allowed: dict[str, Any], game: str) -> dict:
+def check_options(options: dict[str, Any] | None, allowed: dict[str, Any], game: str) -> dict[str, Any]:
     """Merge ``options`` over the defaults.
 
     ``allowed`` maps each option to ``(default, check)`` where ``check`` is a
@@ -187,7 +187,7 @@ def check_options(options: dict | None, allowed: dict[str, Any], game: str) -> d
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise ValueError(f"{game}: unknown option(s) {', '.join(unknown)}")
-    merged = {}
+    merged: dict[str, Any] = {}
     for name, (default, check) in allowed.items():
         value = options.get(name, default)
         ok = value in check if isinstance(check, (tuple, list, set, frozenset)) else check(value)
@@ -197,22 +197,22 @@ def check_options(options: dict | None, allowed: dict[str, Any], game: str) -> d
     return merged
 
 
-def positive_int(value) -> bool:
+def positive_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
-def int_between(low: int, high: int, *, none: bool = False):
+def int_between(low: int, high: int, *, none: bool = False) -> Callable[[Any], bool]:
     """A check for an integer option in ``low..high`` (both included; ``none``: or None, the game's own
     default); ``low``/``high``/``none`` are kept on it, for the pages that state the bounds."""
-    def check(value) -> bool:
+    def check(value: Any) -> bool:
         if value is None:
             return none
         return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-    check.low, check.high, check.none = low, high, none
+    check.low, check.high, check.none = low, high, none  # type: ignore[attr-defined]
     return check
 
 
-def non_negative_int(value) -> bool:
+def non_negative_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
@@ -236,7 +236,7 @@ def next_seat(seat: int, seats: int, direction: int = 1) -> int:
     return (seat + direction) % seats
 
 
-def rank_by_scores(scores: Sequence[int], *, highest_first: bool = True,
+def rank_by_scores(scores: Sequence[float], *, highest_first: bool = True,
                    seats: Iterable[int] | None = None) -> list[list[int]]:
     """Places best first; equal scores share a place. ``seats`` limits who is ranked."""
     pool = list(range(len(scores))) if seats is None else list(seats)
@@ -305,20 +305,23 @@ class Game:
     MAX_SEATS = 2
     MAX_EVENTS = 100_000
 
-    def fold(self, events: Iterable[dict]):
+    if TYPE_CHECKING:  # every subclass defines it (ENGINE.md); declared here for ``fold``
+        def apply(self, state: Any, event: dict[str, Any]) -> Any: ...
+
+    def fold(self, events: Iterable[dict[str, Any]]) -> Any:
         return reduce(self.apply, events, None)
 
     # Hooks for the protocol test (not part of ENGINE.md's public surface).
-    def all_cards(self, state) -> list[str]:
+    def all_cards(self, state: Any) -> list[str]:
         """Every physical card in the state, wherever it lies (conservation check)."""
         raise NotImplementedError
 
-    def hidden_cards(self, state, seat: int | None) -> list[str]:
+    def hidden_cards(self, state: Any, seat: int | None) -> list[str]:
         """Card codes (active faces where relevant) that ``seat`` must not see now."""
         raise NotImplementedError
 
 
-def copies_hidden_everywhere(hidden: Iterable[str], total: Counter) -> set[str]:
+def copies_hidden_everywhere(hidden: Iterable[str], total: Counter[str]) -> set[str]:
     """Codes whose every copy is hidden: such a code must not appear in a view."""
     h = Counter(hidden)
     return {code for code, n in h.items() if n >= total.get(code, 0)}
@@ -344,7 +347,7 @@ def _malformed(message: str, rule: str | None) -> IllegalMove:
     return IllegalMove("malformed_move", message, rule)
 
 
-def check_move_bounds(move, rule: str | None = None) -> None:
+def check_move_bounds(move: Any, rule: str | None = None) -> None:
     """Refuse (``malformed_move``) any value outside the fixed bounds of a move.
 
     The bounds, in one place (``MOVE_BOUNDS``), generous for every legal move of
@@ -383,7 +386,7 @@ def check_move_bounds(move, rule: str | None = None) -> None:
         else:
             return
     nodes = 1
-    stack = [(move, 1)]
+    stack: list[tuple[Any, int]] = [(move, 1)]
     while stack:
         value, depth = stack.pop()
         kind = type(value)
@@ -418,7 +421,7 @@ def check_move_bounds(move, rule: str | None = None) -> None:
             stack.extend((item, depth + 1) for item in value.values())
 
 
-def guard_move(move, move_keys: Mapping[str, frozenset], rule: str | None = None) -> str:
+def guard_move(move: Any, move_keys: Mapping[str, frozenset[str]], rule: str | None = None) -> str:
     """The first check of every ``play``: a move is an object within ``MOVE_BOUNDS``
     (``check_move_bounds``) whose ``"type"`` is a string naming one of the game's
     moves, with no field outside that move's allow-list ``move_keys[type]``.
@@ -438,7 +441,7 @@ def guard_move(move, move_keys: Mapping[str, frozenset], rule: str | None = None
     return kind
 
 
-def is_seat(seat, seats: int) -> bool:
+def is_seat(seat: object, seats: int) -> bool:
     """A seat number of a table of ``seats``: an int (not a bool) in ``0..seats-1``."""
     return type(seat) is int and 0 <= seat < seats
 
@@ -447,13 +450,13 @@ class _ShortRepr(reprlib.Repr):
     """``reprlib`` with tight limits that never calls an unknown ``__repr__``, never
     sorts a whole container and never prints a huge int in full."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.maxlevel = 2
         self.maxstring = self.maxother = self.maxlong = 24
         self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = 4
 
-    def repr1(self, x, level):
+    def repr1(self, x: Any, level: int) -> str:
         kind = type(x)
         if kind in (bool, float, type(None)):
             return repr(x)
@@ -465,7 +468,7 @@ class _ShortRepr(reprlib.Repr):
             return "{" + self.repr_list(_first(x, self.maxset + 1), level)[1:-1] + "}"
         return f"<{kind.__name__[:24]}>"
 
-    def repr_dict(self, x, level):
+    def repr_dict(self, x: Any, level: int) -> str:
         if not x:
             return "{}"
         if level <= 0:
@@ -477,8 +480,8 @@ class _ShortRepr(reprlib.Repr):
         return "{" + ", ".join(items) + "}"
 
 
-def _first(items, n: int) -> list:
-    out = []
+def _first(items: Iterable[Any], n: int) -> list[Any]:
+    out: list[Any] = []
     for item in items:
         if len(out) >= n:
             break
@@ -489,7 +492,7 @@ def _first(items, n: int) -> list:
 _SHORT = _ShortRepr()
 
 
-def short(value) -> str:
+def short(value: object) -> str:
     """A short, bounded ``repr`` of a client value for an error message (``reprlib``:
     at most 24 characters of a string, 4 items of a container, 2 levels)."""
     return _SHORT.repr(value)
@@ -503,7 +506,7 @@ RESIGN = "resign"
 RESIGN_KEYS = frozenset({"type"})
 
 
-def may_resign(seat, seats: int, resigned: Sequence[int]) -> None:
+def may_resign(seat: Any, seats: int, resigned: Sequence[int]) -> None:
     """ENGINE.md: ``{"type":"resign"}`` is legal for any seat that has not resigned, at
     any time before the end, in or out of turn. (The game checks "before the end":
     ``match_over``.) A seat out of range is ``malformed_move``; a seat that resigned
@@ -514,12 +517,12 @@ def may_resign(seat, seats: int, resigned: Sequence[int]) -> None:
         raise IllegalMove("already_resigned", f"seat {seat} has already resigned")
 
 
-def seat_resigned(seat: int) -> dict:
+def seat_resigned(seat: int) -> dict[str, Any]:
     """ENGINE.md: it emits ``seat_resigned`` (``seat``)."""
     return {"type": "seat_resigned", "seat": seat}
 
 
-def last_standing(contenders: Iterable, resigned: Iterable) -> bool:
+def last_standing(contenders: Iterable[Any], resigned: Iterable[Any]) -> bool:
     """ENGINE.md: when resigning leaves one seat (or one side in Karuselis partnerships)
     not resigned, the match ends at once with it first. ``contenders`` are the seats
     (or sides) still in the running; true when at most one of them has not resigned."""

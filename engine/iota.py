@@ -66,10 +66,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, permutations
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 from engine import core
 from engine.core import IllegalMove
-from engine.protocol import SHARED_EVENTS
+from engine.protocol import SHARED_EVENTS, ScoreOrder, SearchableGame
+
+if TYPE_CHECKING:
+    from random import Random
+
+#: A grid cell ``(x, y)``, and the grid: cells to card ids.
+Cell = tuple[int, int]
+Grid = dict[Cell, int]
+#: A look-up of a cell's card id (None: empty), as ``dict.get``.
+Getter = Callable[[Cell], Any]
+#: A placement of cards: ``((x, y), id)`` pairs.
+Placement = tuple[tuple[Cell, int], ...]
 
 # --------------------------------------------------------------------------
 # Shape, as data
@@ -144,7 +156,7 @@ def face_value(i: int) -> int:
     return 0 if i >= FACES else ((i >> 2) & 3) + 1
 
 
-def _bits(mask: int):
+def _bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -155,7 +167,7 @@ def _bits(mask: int):
 # Lines and wilds (I2, I3)
 # --------------------------------------------------------------------------
 
-def is_valid_line(ids) -> bool:
+def is_valid_line(ids: Sequence[int]) -> bool:
     """I3. A line is 2, 3 or 4 cards in a row or a column with no gap. In a line each
     property (colour, shape, number), taken on its own, is the same on all cards or
     different on all cards. No line may be longer than 4.
@@ -183,7 +195,7 @@ def is_valid_line(ids) -> bool:
 
 
 @lru_cache(maxsize=None)
-def fitting_faces(faces: tuple) -> int:
+def fitting_faces(faces: tuple[int, ...]) -> int:
     """I2. The faces (as a mask) that complete the sorted ``faces`` of a line to a valid
     line: a wild "may not equal a card already in those lines"."""
     m = len(faces)
@@ -207,7 +219,7 @@ def fitting_faces(faces: tuple) -> int:
     return mask
 
 
-def run_through(get, cell, step) -> list:
+def run_through(get: Getter, cell: Cell, step: Cell) -> list[Cell]:
     """The unbroken row or column of cards through ``cell`` along ``step`` (cell included)."""
     dx, dy = step
     x, y = cell
@@ -225,7 +237,7 @@ def run_through(get, cell, step) -> list:
     return before
 
 
-def wild_candidates(get, wild_cells, check_only: bool = False) -> list[int]:
+def wild_candidates(get: Getter, wild_cells: Iterable[Cell], check_only: bool = False) -> list[int]:
     """I2. Wild cards stand for one specific card each, any of the 64 ... A wild's identity
     must fit every line it is in, and may not equal a card already in those lines (a
     card elsewhere on the grid does not matter).
@@ -256,7 +268,7 @@ def wild_candidates(get, wild_cells, check_only: bool = False) -> list[int]:
     return masks
 
 
-def wild_pair(faces: tuple, first: int, second: int, check_only: bool = False) -> tuple[int, int]:
+def wild_pair(faces: tuple[int, ...], first: int, second: int, check_only: bool = False) -> tuple[int, int]:
     """I2. Two wilds in one line with the sorted ``faces``, allowed ``first`` and
     ``second`` by their other lines: the identities each may take so that the pair fits
     the line (two different cards)."""
@@ -276,9 +288,9 @@ def wild_pair(faces: tuple, first: int, second: int, check_only: bool = False) -
 # Placement (I5) and scoring (I7, I8)
 # --------------------------------------------------------------------------
 
-def touched_lines(get, cells) -> list[tuple]:
+def touched_lines(get: Getter, cells: Iterable[Cell]) -> list[tuple[Cell, ...]]:
     """I7. Each line that contains a card placed this turn (created or extended), once."""
-    seen = {}
+    seen: dict[Any, tuple[Any, ...]] = {}
     for cell in cells:
         for step in STEPS:
             line = run_through(get, cell, step)
@@ -287,7 +299,7 @@ def touched_lines(get, cells) -> list[tuple]:
     return list(seen.values())
 
 
-def turn_score(get, lines, placed: int, final: bool) -> tuple[int, int]:
+def turn_score(get: Getter, lines: Iterable[Sequence[Cell]], placed: int, final: bool) -> tuple[int, int]:
     """I7. The turn's score: for each line that contains a card placed this turn (each
     line created or extended), add the face values of all its cards; a card in two such
     lines counts twice.
@@ -307,7 +319,7 @@ def is_final_play(placed: int, hand_size: int, stock_size: int) -> bool:
     return stock_size == 0 and placed == hand_size
 
 
-def within_reach(grid: dict, cell) -> bool:
+def within_reach(grid: Grid, cell: Cell) -> bool:
     """I5. ... connected to the cards already played; the placed cards and the cards
     between them form one unbroken line. I3. No line may be longer than 4.
 
@@ -321,20 +333,31 @@ def within_reach(grid: dict, cell) -> bool:
             and min(ys) - LINE_MAX <= y <= max(ys) + LINE_MAX)
 
 
-def placement_problem(grid: dict, placed: dict):
+def placement_problem(grid: Grid, placed: Grid) -> tuple[str, str, str] | None:
+    """I5, I3, I2: the first rule a placement breaks, as ``(code, rule, message)``, or
+    ``None`` (``_placement``)."""
+    return _placement(grid, placed)[0]
+
+
+def _placement(grid: Grid, placed: Grid) -> tuple[tuple[str, str, str] | None, Grid, list[tuple[Cell, ...]]]:
     """I5. Play 1–4 cards from hand onto empty cells, all in one row or all in one column,
     connected to the cards already played; the placed cards and the cards between them
     form one unbroken line ... Every line that a placed card belongs to, in both
     directions, must be valid (I3).
 
     ``placed`` maps cells to card ids. Returns ``(code, rule, message)`` for the first
-    broken rule, or ``None``. Every cell is checked ``within_reach`` first, so the
-    range between the placed cards is never longer than the grid's extent plus 8."""
+    broken rule, or ``None``, with the grid and the placed cards merged and the lines
+    the placed cards touch when it got that far (for the score). Every cell is checked
+    ``within_reach`` first, so the range between the placed cards is never longer than
+    the grid's extent plus 8."""
     cells = list(placed)
-    if not all(within_reach(grid, c) for c in cells):
-        return "not_connected", "I5", "a card that far from the grid cannot connect to it"
+    gxs = [cx for cx, _ in grid] or [0]
+    gys = [cy for _, cy in grid] or [0]
+    x0, x1, y0, y1 = min(gxs) - LINE_MAX, max(gxs) + LINE_MAX, min(gys) - LINE_MAX, max(gys) + LINE_MAX
+    if not all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in cells):  # within_reach, the box worked out once
+        return ("not_connected", "I5", "a card that far from the grid cannot connect to it"), {}, []
     if any(c in grid for c in cells):
-        return "cell_taken", "I5", "a card already lies on that cell"
+        return ("cell_taken", "I5", "a card already lies on that cell"), {}, []
     if len(cells) > 1:
         xs = {x for x, _ in cells}
         ys = {y for _, y in cells}
@@ -345,29 +368,32 @@ def placement_problem(grid: dict, placed: dict):
             x = cells[0][0]
             between = [(x, y) for y in range(min(ys), max(ys) + 1)]
         else:
-            return "not_in_one_line", "I5", "the cards must lie in one row or one column"
+            return ("not_in_one_line", "I5", "the cards must lie in one row or one column"), {}, []
         if any(c not in grid and c not in placed for c in between):
-            return "gap_in_line", "I5", "the placed cards and the cards between them must form one unbroken line"
+            return (("gap_in_line", "I5", "the placed cards and the cards between them must form one unbroken line"),
+                    {}, [])
     if not any((x + dx, y + dy) in grid for x, y in cells for dx, dy in NEIGHBOURS):
-        return "not_connected", "I5", "the cards must connect to the cards already played"
+        return ("not_connected", "I5", "the cards must connect to the cards already played"), {}, []
     merged = {**grid, **placed}
     get = merged.get
     lines = touched_lines(get, cells)
     if any(len(line) > LINE_MAX for line in lines):
-        return "line_too_long", "I3", "no line may be longer than 4"
+        return ("line_too_long", "I3", "no line may be longer than 4"), merged, lines
     wild_lines = False
     for line in lines:
         ids = [merged[c] for c in line]
         if any(i >= FACES for i in ids):
             wild_lines = True
         elif not is_valid_line(ids):
-            return "invalid_line", "I3", "each property must be the same on all cards of a line or different on all"
+            return (("invalid_line", "I3", "each property must be the same on all cards of a line or different on all"),
+                    merged, lines)
     if wild_lines and not all(wild_candidates(get, _wild_cells(merged), check_only=True)):
-        return "wild_without_identity", "I2", "every wild must keep at least one identity that fits all its lines"
-    return None
+        return (("wild_without_identity", "I2", "every wild must keep at least one identity that fits all its lines"),
+                merged, lines)
+    return None, merged, lines
 
 
-def _wild_cells(grid: dict) -> list:
+def _wild_cells(grid: Grid) -> list[Cell]:
     return sorted(c for c, i in grid.items() if i >= FACES)
 
 
@@ -393,7 +419,7 @@ def _fit_of_packed(n: int, packed: int) -> int:
     return mask
 
 
-def _line_fit(count: int, n: int, packed: int, face: int) -> int:
+def _line_fit(count: int, n: int, packed: int, face: int | None) -> int:
     """``fitting_faces`` of a line's faces for an empty cell, from the line's size
     (``count`` cards, wilds included), its faces' number ``n`` and packed masks, and its
     face when it has one: 0 once the line is full."""
@@ -402,11 +428,12 @@ def _line_fit(count: int, n: int, packed: int, face: int) -> int:
     if n == 0:
         return FULL
     if n == 1:
-        return FULL & ~(1 << face)
+        return FULL & ~(1 << face)  # type: ignore[operator]  # n == 1: the line's one face
     return _fit_of_packed(n, packed)
 
 
 _EMPTY_LINE = (FULL, False, False)
+_NO_LANE: tuple[int, int, Any] = (0, 0, None)
 
 
 class Board:
@@ -420,44 +447,42 @@ class Board:
       as ``(fit, wild, near)``: the faces that may lie on the cell as far as that line
       goes (``fitting_faces``; 0 when the line is full), whether it holds a wild,
       whether it holds a card at all;
-    - ``lanes[step][lane]``: per row (step H, lane y) and column (step V, lane x), with
-      positions as bits (bit ``t - base[step]``): ``(cards, frontier cells, frontier
-      cells with a card across, spots)``, ``spots[bit]`` for each position a segment may
-      cover: a card's id, or an empty cell's ``(cell, fit, near, wild)`` across the lane.
+    - ``lanes[step][lane]``: per row (step H, lane y) and column (step V, lane x) that
+      holds a frontier cell, with positions as bits (bit ``t - base[step]``): ``(cards,
+      frontier cells, spots)``; ``spots`` (``_Spots``) reads the lane's cells and keeps
+      its segments (``_lane_segments``), shared with the next board while the lane is;
+    - ``wild_fits``: whether the wilds keep an identity with a card on a cell (or on a
+      few cells), as ``_plays`` finds out (I2), for every hand asking of this grid.
     """
 
-    __slots__ = ("grid", "wild_cells", "frontier", "lines", "lanes", "base")
+    __slots__ = ("grid", "wild_cells", "frontier", "lines", "lanes", "base", "wild_fits")
 
-    def __init__(self, grid: dict):
+    def __init__(self, grid: Grid):
         self.grid = grid
         self.wild_cells = _wild_cells(grid)
+        self.wild_fits: dict[Any, bool] = {}
         self.frontier = sorted({(x + dx, y + dy) for x, y in grid for dx, dy in NEIGHBOURS} - grid.keys())
         xs = [x for x, _ in grid] or [0]
         ys = [y for _, y in grid] or [0]
         # bit 0 sits well before every segment start (a frontier cell lies within 1 of the
         # cards, a segment starts at most 3 before it and looks one cell further)
         self.base = {H: min(xs) - 2 * LINE_MAX, V: min(ys) - 2 * LINE_MAX}
-        lines = self.lines = {cell: (_line_info(grid, cell, H), _line_info(grid, cell, V))
-                              for cell in self.frontier}
+        self.lines = {cell: (_line_info(grid, cell, H), _line_info(grid, cell, V)) for cell in self.frontier}
         self.lanes = {}
         for step, pos, lane_of in ((H, 0, 1), (V, 1, 0)):  # a row: lane y, position x
             base = self.base[step]
-            perp = 1 if step == H else 0        # index of the cross line in lines[cell]
-            table: dict = {}
+            table: dict[int, list[int]] = {}
             for cell in grid:
-                entry = table.setdefault(cell[lane_of], [0, 0, 0])
+                entry = table.setdefault(cell[lane_of], [0, 0])
                 entry[0] |= 1 << (cell[pos] - base)
             for cell in self.frontier:
-                entry = table.setdefault(cell[lane_of], [0, 0, 0])
-                bit = 1 << (cell[pos] - base)
-                entry[1] |= bit
-                if lines[cell][perp][2]:
-                    entry[2] |= bit
-            self.lanes[step] = {lane: (occ, cand, near, _Spots(self, step, lane))
-                                for lane, (occ, cand, near) in table.items() if cand}
+                entry = table.setdefault(cell[lane_of], [0, 0])
+                entry[1] |= 1 << (cell[pos] - base)
+            self.lanes[step] = {lane: (occ, cand, _Spots(self, step, lane))
+                                for lane, (occ, cand) in table.items() if cand}
 
     @classmethod
-    def grown(cls, old: "Board", grid: dict, placed) -> "Board":
+    def grown(cls, old: "Board", grid: Grid, placed: Sequence[Cell]) -> "Board":
         """The board of ``grid``, which is ``old``'s grid with cards on the cells ``placed``
         (one play), worked out from ``old``: the frontier gains the empty cells next to the
         new cards and loses their cells; only the cells at the ends of the runs through a
@@ -471,6 +496,7 @@ class Board:
         new.grid = grid
         new.base = base
         new.wild_cells = _wild_cells(grid)
+        new.wild_fits = {}
         fresh = {(x + dx, y + dy) for x, y in placed for dx, dy in NEIGHBOURS} - grid.keys()
         frontier = set(old.frontier)
         frontier.difference_update(placed)
@@ -495,29 +521,28 @@ class Board:
         touched_cells = changed.union(placed)
         new.lanes = {}
         for step, pos, lane_of in ((H, 0, 1), (V, 1, 0)):
+            # a lane's cards gain the new ones and its frontier cells lose their cells and
+            # gain the fresh ones (a lane with no frontier cell holds no card: the cells at
+            # the ends of a run are frontier cells)
             at = base[step]
-            perp = 1 if step == H else 0
             touched = {cell[lane_of] for cell in touched_cells}
-            table = {lane: [0, 0, 0] for lane in touched}
-            for cell in grid:
-                entry = table.get(cell[lane_of])
-                if entry is not None:
-                    entry[0] |= 1 << (cell[pos] - at)
-            for cell in frontier:
-                entry = table.get(cell[lane_of])
-                if entry is not None:
-                    bit = 1 << (cell[pos] - at)
-                    entry[1] |= bit
-                    if lines[cell][perp][2]:
-                        entry[2] |= bit
-            lanes = new.lanes[step] = {lane: entry for lane, entry in old.lanes[step].items()
-                                       if lane not in touched}
-            for lane, (occ, cand, near) in table.items():
+            old_lanes = old.lanes[step]
+            gained: dict[int, int] = {}
+            for cell in placed:
+                gained[cell[lane_of]] = gained.get(cell[lane_of], 0) | 1 << (cell[pos] - at)
+            opened: dict[int, int] = {}
+            for cell in fresh:
+                opened[cell[lane_of]] = opened.get(cell[lane_of], 0) | 1 << (cell[pos] - at)
+            lanes = new.lanes[step] = {lane: entry for lane, entry in old_lanes.items() if lane not in touched}
+            for lane in touched:
+                occ, cand, _ = old_lanes.get(lane, _NO_LANE)
+                cards = gained.get(lane, 0)
+                cand = cand & ~cards | opened.get(lane, 0)
                 if cand:
-                    lanes[lane] = (occ, cand, near, _Spots(new, step, lane))
+                    lanes[lane] = (occ | cards, cand, _Spots(new, step, lane))
         return new
 
-    def line(self, cell, step) -> tuple[int, bool, bool]:
+    def line(self, cell: Cell, step: Cell) -> tuple[int, bool, bool]:
         """The line across an empty cell that may take part in a play."""
         info = self.lines.get(cell)
         if info is None:
@@ -525,7 +550,7 @@ class Board:
         return info[0] if step == H else info[1]
 
 
-def _line_info(grid: dict, cell, step) -> tuple[int, bool, bool]:
+def _line_info(grid: Grid, cell: Cell, step: Cell) -> tuple[int, bool, bool]:
     """``Board.lines`` for one empty cell and direction: its line's ``(fit, wild, near)``,
     walking the cards on both sides."""
     dx, dy = step
@@ -550,30 +575,29 @@ def _line_info(grid: dict, cell, step) -> tuple[int, bool, bool]:
     return _line_fit(count, n, packed, face), wild, True
 
 
-class _Spots(dict):
-    """The positions of one lane, worked out when first asked for (``board.lanes``):
-    bit -> a card's id, or an empty cell's ``(cell, fit, near, wild)`` across the lane."""
+class _Spots:
+    """One lane of a board (``board.lanes``): where its cells lie and the board's grid and
+    lines to read them from (``_lane_segments``, ``_segment``), and its segments once
+    worked out."""
 
-    __slots__ = ("grid", "lines", "row", "lane", "base", "across")
+    __slots__ = ("grid", "lines", "row", "lane", "base", "across", "segments")
 
-    def __init__(self, board: Board, step, lane: int):
-        super().__init__()
+    def __init__(self, board: Board, step: Cell, lane: int) -> None:
         self.grid, self.lines = board.grid, board.lines
         self.row, self.lane, self.base = step == H, lane, board.base[step]
         self.across = 1 if step == H else 0  # the cross line's index in board.lines[cell]
+        self.segments: list[list[Any]] | None = None  # _lane_segments, once asked for
 
-    def __missing__(self, p: int):
-        t = p + self.base
-        cell = (t, self.lane) if self.row else (self.lane, t)
-        i = self.grid.get(cell)
-        if i is not None:
-            spot = i
-        else:
-            info = self.lines.get(cell)
-            fit, wild, near = _EMPTY_LINE if info is None else info[self.across]
-            spot = (cell, fit, near, wild)
-        self[p] = spot
-        return spot
+    def cards(self, occ: int) -> dict[int, int]:
+        """The lane's cards' ids by their bits (``occ``)."""
+        grid, base, lane, row = self.grid, self.base, self.lane, self.row
+        out = {}
+        while occ:
+            bit = occ & -occ
+            occ ^= bit
+            t = bit.bit_length() - 1 + base
+            out[bit] = grid[(t, lane) if row else (lane, t)]
+        return out
 
 
 def board_of(state: State) -> Board:
@@ -594,28 +618,66 @@ def board_of(state: State) -> Board:
     return board
 
 
-def enumerate_plays(grid: dict, hand: list[int], board: Board | None = None) -> list[tuple]:
-    """Every legal placement (I5) of cards from ``hand``, each as a tuple of
-    ``((x, y), id)`` sorted by cell. ``board`` is ``Board(grid)`` when the caller has it.
+#: A play as one int (``_plays``), for sorting fast: per card, its cell and id as
+#: ``((x + OFF) << 11 | (y + OFF)) << 7 | id`` (``CARD_BITS`` bits, monotone in (x, y, id)),
+#: the cards in cell order from the highest bits down. Ints of plays with as many cards
+#: sort as their placements do. (A grid of at most 66 connected cards around the origin
+#: keeps every cell a play may take well within ``OFF`` of it.)
+OFF = 1 << 10
+CARD_BITS = 29
+CARD_MASK = (1 << CARD_BITS) - 1
+_SHIFTS4 = (3 * CARD_BITS, 2 * CARD_BITS, CARD_BITS, 0)
+
+
+def _cell_key(cell: Cell) -> int:
+    """A cell as the high bits of one card of a play's int."""
+    return ((cell[0] + OFF) << 11 | (cell[1] + OFF)) << 7
+
+
+def _unkey(part: int) -> tuple[Cell, int]:
+    """One card of a play's int: its cell and id."""
+    c = part >> 7
+    return ((c >> 11) - OFF, (c & 2047) - OFF), part & 127
+
+
+def enumerate_plays(grid: Grid, hand: list[int], board: Board | None = None) -> list[Placement]:
+    """I5. Play 1–4 cards from hand onto empty cells, all in one row or all in one column,
+    connected to the cards already played ... Every line that a placed card belongs to,
+    in both directions, must be valid (I3).
+
+    Every legal placement of cards from ``hand``, each as a tuple of ``((x, y), id)``
+    sorted by cell, fewer cards first, then by cells and cards. ``board`` is
+    ``Board(grid)`` when the caller has it (``_plays`` does the work)."""
+    if not hand:
+        return []
+    out: list[Placement] = []
+    for k, keys in enumerate(_plays(grid, hand, board or Board(grid)), 1):
+        shifts = [CARD_BITS * (k - 1 - j) for j in range(k)]
+        for key in keys:
+            out.append(tuple(_unkey(key >> s & CARD_MASK) for s in shifts))
+    return out
+
+
+def _plays(grid: Grid, hand: list[int], board: Board) -> list[list[int]]:
+    """Every legal placement (I5) of cards from ``hand`` as ints (``_cell_key``), per
+    count of cards (1 to 4), each list sorted.
 
     Driven by the grid's frontier (the empty cells next to a card: a play covers at least
     one of them). One card: every frontier cell, both of its lines checked. Two to four
     cards: each maximal segment of a row or column that holds a frontier cell, 2–4 cells
-    long with 2+ empty cells and no frontier cell where no hand card fits across, found
-    for a whole row at once with bit operations. A segment is filled with each ordering
-    of distinct hand cards (``_orderings``) that its cells' cross lines allow (one bit
-    test for all the cells) and that keeps the segment's line valid (one table look-up
-    on the line's property masks); the wilds are solved exactly (I2), a wild alone in its
-    lines without merging the grid (``_wild_fits_alone``)."""
-    if not hand:
-        return []
-    if board is None:
-        board = Board(grid)
+    long with 2+ empty cells (``_lane_segments``: worked out once per row, whatever the
+    hand). The grid's constraints prune before anything is enumerated: a segment where
+    some empty cell's cross line allows no hand card is skipped, only the sets of hand
+    cards that keep the segment's line valid are tried (one table look-up on the line's
+    property masks, remembered per line), each only in the orders the cells' cross
+    lines allow (one bit test for all the cells). The wilds are solved exactly (I2), a
+    wild alone in its lines without merging the grid (``_wild_fits_alone``)."""
     wild_cells = board.wild_cells
     lines = board.lines
-    out: list[tuple] = []
+    outs: list[list[int]] = [[], [], [], []]
+    out = outs[0]
 
-    def wilds_fit(placed: dict) -> bool:
+    def wilds_fit(placed: Grid) -> bool:
         cells = wild_cells + [c for c, i in placed.items() if i >= FACES]
         alone = [_wild_fits_alone(grid, placed, c) for c in cells]
         if None not in alone:  # no two wilds in one line: each on its own
@@ -624,9 +686,9 @@ def enumerate_plays(grid: dict, hand: list[int], board: Board | None = None) -> 
         merged.update(placed)
         return all(wild_candidates(merged.get, cells, check_only=True))
 
-    one_fits: dict = {}
+    one_fits = board.wild_fits
 
-    def one_fit(cell, h) -> bool:
+    def one_fit(cell: Cell, h: int) -> bool:
         """``wilds_fit({cell: h})``, remembered: a single card, or the one card of a segment
         whose cross line is the only line it touches that holds a wild (the other cards
         lie on no line through a wild, so they change nothing)."""
@@ -635,133 +697,275 @@ def enumerate_plays(grid: dict, hand: list[int], board: Board | None = None) -> 
             got = one_fits[(cell, h)] = wilds_fit({cell: h})
         return got
 
-    # which hand cards (bit i: hand[i]) a cross line allows, per fit mask
-    allowed_cache: dict = {}
+    # which hand cards (bit i: hand[i]) a cross line allows, per fit mask: a face when
+    # the line's fit holds it, a wild when any face fits
+    allowed: dict[int, int] = {}
 
-    def allowed(fit: int) -> int:
-        got = allowed_cache.get(fit)
-        if got is None:
-            got = 0
-            for i, h in enumerate(hand):
-                if (fit >> h & 1) if h < FACES else fit:
-                    got |= 1 << i
-            allowed_cache[fit] = got
+    def allow(fit: int) -> int:
+        got = 0
+        for i, h in enumerate(hand):
+            if (fit >> h & 1) if h < FACES else fit:
+                got |= 1 << i
+        allowed[fit] = got
         return got
 
     # one card: both of its lines
     for cell in board.frontier:
         (fit_h, wild_h, _), (fit_v, wild_v, _) = lines[cell]
         fit = fit_h & fit_v
-        wild_line = wild_h or wild_v
-        for h in hand:
-            if h < FACES:
-                if fit >> h & 1 and (not wild_line or one_fit(cell, h)):
-                    out.append(((cell, h),))
-            elif (fit if not wild_line else fit_h and fit_v and one_fit(cell, h)):
-                out.append(((cell, h),))
+        can = allowed.get(fit)
+        if can is None:
+            can = allow(fit)
+        if not can:
+            continue
+        base = ((cell[0] + OFF) << 11 | (cell[1] + OFF)) << 7  # _cell_key, inline
+        while can:
+            bit = can & -can
+            can ^= bit
+            h = hand[bit.bit_length() - 1]
+            if not (wild_h or wild_v) or one_fit(cell, h):
+                out.append(base + h)
 
     # two to four cards along a row (step H) or a column (step V)
     most = min(len(hand), LINE_MAX)
-    if most < 2:
-        return out
-    rows = _orderings(hand, most)
-    wild_memo: dict = {}
-    line_ok = _LINE_OK
-    for step in STEPS:
-        for occ, cand, near, spot in board.lanes[step].values():
-            # a frontier cell with a card across where no hand card fits is dead
-            dead = 0
-            bits = near
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                if not allowed(spot[low.bit_length() - 1][1]):
-                    dead |= low
-            free = ~occ
-            for length in range(2, LINE_MAX + 1):
-                # segment starts (bit a: cells a .. a+length-1) that hold a frontier cell and
-                # no dead one, with no card just before or just after
-                reach = cand
-                block = dead
-                for j in range(1, length):
-                    reach |= cand >> j
-                    block |= dead >> j
-                starts = reach & ~block & (free << 1) & (free >> length)
-                while starts:
-                    low = starts & -starts
-                    starts ^= low
-                    a = low.bit_length() - 1
-                    k = (((1 << length) - 1) << a & free).bit_count()
-                    if k < 2 or k > most:
-                        continue
-                    empties = []
-                    fits = []
+    if most >= 2:
+        sets = _hand_sets(tuple(hand), most)
+        valid: dict[int, list[Any]] = {}   # a segment's line_key -> the sets of hand cards that fit
+        across_fits = board.wild_fits
+        joint_fits: dict[Any, bool] = {}
+        ok: bool | None
+        pair_fits: dict[Any, bool] = {}
+        line_ok = _LINE_OK
+        getter = hand.__getitem__
+        for step in STEPS:
+            for lane in board.lanes[step].values():
+                for seg in _lane_segments(lane):
+                    line_key = seg[0]
+                    fitting = valid.get(line_key)
+                    if fitting is None:
+                        k, n, packed = line_key & 7, line_key >> 3 & 7, line_key >> 6
+                        fitting = valid[line_key] = []
+                        for row in sets.get(k, ()):
+                            if n + row[1] <= 2 or line_ok[n + row[1]][packed | row[0]]:
+                                if row[3] is None:
+                                    row[3] = _orders(hand, row[5])
+                                fitting.append(row)
+                    if not fitting:
+                        continue             # no set of k hand cards makes a valid line here
+                    detail = seg[3]
+                    if detail is None:
+                        detail = seg[3] = _segment(lane[2], seg[1], seg[2])
+                    k, empties, fits, n, packed, faces, present_wild, across, base = detail
                     need = 0
-                    faces = []
-                    packed = 0
-                    present_wild = False
-                    wild_across = []  # the empty cells whose cross line holds a wild
-                    for p in range(a, a + length):
-                        s = spot[p]
-                        if s.__class__ is int:
-                            if s < FACES:
-                                faces.append(s)
-                                packed |= _PACK[s]
-                            else:
-                                present_wild = True
-                        else:
-                            cell, fit, _, wild = s
-                            can = allowed_cache.get(fit)
-                            if can is None:
-                                can = allowed(fit)
-                            need |= can << (4 * len(empties))
-                            if wild:
-                                wild_across.append(len(empties))
-                            empties.append(cell)
-                            fits.append(fit)
-                    grid_wild = present_wild or bool(wild_across)
-                    lone = wild_across[0] if not present_wild and len(wild_across) == 1 else None
-                    n = len(faces)
-                    if n > 1 and not line_ok[n][packed]:
-                        continue
-                    # each set of k hand cards that keeps the line valid with the faces
-                    # already there (one look-up), in each order the cells allow (one bit test)
-                    for pack, count, orders in rows[k]:
-                        if n + count > 2 and not line_ok[n + count][packed | pack]:
-                            continue
-                        for code, ids, wilds in orders:
-                            if code & need != code:
-                                continue
-                            if wilds or grid_wild:
-                                if lone is not None and not wilds:
-                                    if not one_fit(empties[lone], ids[lone]):
-                                        continue
-                                elif not _segment_wilds_fit(empties, ids, fits, faces, grid_wild, wilds,
-                                                            wilds_fit, wild_memo, n + count, packed | pack):
+                    shift = 0
+                    for fit in fits:
+                        can = allowed.get(fit)
+                        if can is None:
+                            can = allow(fit)
+                        if not can:
+                            break            # a cell where no hand card fits across
+                        need |= can << shift
+                        shift += 4
+                    else:
+                        add = outs[k - 1].append
+                        for _, count, set_faces, orders, chosen, _ in fitting:
+                            if count == k and not present_wild:
+                                if not across:     # no wild in any line the play makes
+                                    for code, _, ids_key, _ in orders:
+                                        if code & need == code:
+                                            add(base + ids_key)
                                     continue
-                            out.append(tuple(zip(empties, ids)))
-    return out
+                                # only the wilds across the lane see the play, each only the
+                                # card put in its line
+                                for code, idx, ids_key, _ in orders:
+                                    if code & need != code:
+                                        continue
+                                    if len(across) == 1:
+                                        j = across[0]
+                                        ok = one_fit(empties[j], hand[idx[j]])
+                                    else:
+                                        seen = tuple((empties[j], hand[idx[j]]) for j in across)
+                                        ok = across_fits.get(seen)
+                                        if ok is None:
+                                            ok = across_fits[seen] = wilds_fit(dict(seen))
+                                    if ok:
+                                        add(base + ids_key)
+                                continue
+                            if present_wild or across:
+                                # wilds of the grid and the play's, solved together: the answer
+                                # depends on the set (the lane's line), where its wilds lie and
+                                # which cards the lines across with a wild get
+                                for code, idx, ids_key, wilds in orders:
+                                    if code & need != code:
+                                        continue
+                                    seen = (base, chosen, wilds, *[hand[idx[j]] for j in across])
+                                    ok = joint_fits.get(seen)
+                                    if ok is None:
+                                        ok = joint_fits[seen] = wilds_fit(dict(zip(empties, map(getter, idx))))
+                                    if ok:
+                                        add(base + ids_key)
+                                continue
+                            # the play's wild(s) against the line's faces and each one's cross line
+                            line = tuple(sorted(faces + set_faces))
+                            alone = fitting_faces(line)
+                            for code, _, ids_key, wilds in orders:
+                                if code & need != code:
+                                    continue
+                                if len(wilds) == 1:
+                                    if not alone & fits[wilds[0]]:
+                                        continue
+                                elif line:
+                                    pair = (line, fits[wilds[0]], fits[wilds[1]])
+                                    ok = pair_fits.get(pair)
+                                    if ok is None:
+                                        ok = pair_fits[pair] = bool(wild_pair(*pair, check_only=True)[0])
+                                    if not ok:
+                                        continue
+                                else:
+                                    # two wilds and no face in the line: any two different
+                                    # identities their cross lines allow (``wild_pair`` of no faces)
+                                    first, second = fits[wilds[0]], fits[wilds[1]]
+                                    if not first or not second or (first == second and not first & (first - 1)):
+                                        continue
+                                add(base + ids_key)
+    for keys in outs:
+        keys.sort()
+    return outs
 
 
-def _orderings(hand: list[int], most: int) -> dict:
-    """Per count k (2 to ``most``), every set of k distinct hand cards as ``(pack, faces,
-    orders)``: ``pack`` the faces' property masks OR'd, ``faces`` how many are faces, and
-    each order as ``(code, ids, wilds)``: ``code`` has bit ``4j + i`` for hand[i] on the
-    segment's j-th empty cell (tested against the cells' allowed cards at once), ``wilds``
-    the positions of wilds."""
-    packs = [_PACK[h] if h < FACES else 0 for h in hand]
-    out = {}
+#: A segment of a row or column (``_segment``): how many empty cells, the empty cells,
+#: their cross lines' fits, the faces already in it (count, packed masks, ids), whether
+#: it holds a wild, the empty cells (positions among them) whose cross line holds a
+#: wild, and its cells as a play's int.
+Segment = tuple[int, tuple[Cell, ...], tuple[int, ...], int, int, list[int], bool, tuple[int, ...], int]
+
+
+def _lane_segments(lane: tuple[int, int, "_Spots"]) -> list[list[Any]]:
+    """I5. The placed cards and the cards between them form one unbroken line ... (I3) No
+    line may be longer than 4.
+
+    The segments of one row or column a play of 2–4 cards may fill, whatever the hand:
+    2–4 cells holding a frontier cell, no card just before or just after, 2+ empty cells,
+    and the faces already there a valid line (found for the whole row at once with bit
+    operations, per length). Worked out once
+    per row and kept with it (rows untouched by a play are shared by the next board),
+    each as ``[line_key, first, last, segment]``: ``line_key`` holds k (empty cells), n
+    (faces) and their packed masks in one int (what the sets of hand cards that may fill
+    it depend on), ``segment`` is ``_segment`` once a hand has asked for it."""
+    occ, cand, spot = lane
+    got = spot.segments
+    if got is not None:
+        return got
+    got = []
+    free = ~occ
+    line_ok = _LINE_OK
+    first = (cand | cand >> 1 | cand >> 2 | cand >> 3) & (free << 1)
+    if not first:
+        spot.segments = got
+        return got
+    ids = spot.cards(occ)
+    reach = cand
+    for length in range(2, LINE_MAX + 1):
+        # starts a (cells a .. a+length-1) holding a frontier cell, with no card just
+        # before or just after
+        reach |= cand >> (length - 1)
+        starts = reach & (free << 1) & (free >> length)
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            a = low.bit_length() - 1
+            window = ((1 << length) - 1) << a
+            k = (window & free).bit_count()
+            if k < 2:
+                continue
+            n = packed = 0
+            cards = window & occ
+            while cards:
+                bit = cards & -cards
+                cards ^= bit
+                s = ids[bit]
+                if s < FACES:
+                    n += 1
+                    packed |= _PACK[s]
+            if n > 1 and not line_ok[n][packed]:
+                continue
+            got.append([packed << 6 | n << 3 | k, a, a + length - 1, None])
+    spot.segments = got
+    return got
+
+
+_SETS: dict[tuple[int, ...], dict[int, list[Any]]] = {}
+
+
+def _orders(hand: Sequence[int], orders: list[tuple[int, tuple[int, ...]]]) -> list[Any]:
+    """The orders of one set of hand cards as ``(code, idx, ids, wilds)``: ``ids`` the
+    cards' ids in a play's int (``_cell_key``), ``wilds`` the positions of the wilds."""
+    listed = []
+    for code, idx in orders:
+        ids = 0
+        for i in idx:
+            ids = ids << CARD_BITS | hand[i]
+        listed.append((code, idx, ids, tuple(j for j, i in enumerate(idx) if hand[i] >= FACES)))
+    return listed
+
+
+def _segment(spot: "_Spots", a: int, last: int) -> Segment:
+    """I3/I2. The cells of a segment from position ``a`` to ``last`` of its row
+    (``_lane_segments``), worked out once a hand's cards may make a valid line there: its
+    empty cells and their cross lines' fits (what may lie there as far as the other
+    line goes), its faces, and where a wild sits in a line the play would make."""
+    empties: list[Cell] = []
+    fits: list[int] = []
+    faces: list[int] = []
+    packed = 0
+    present_wild = False
+    across: list[int] = []  # the empty cells whose cross line holds a wild
+    base = 0
+    grid, lines, lane, across_index = spot.grid, spot.lines, spot.lane, spot.across
+    for t in range(a + spot.base, last + 1 + spot.base):
+        cell = (t, lane) if spot.row else (lane, t)
+        i = grid.get(cell)
+        if i is not None:
+            if i < FACES:
+                faces.append(i)
+                packed |= _PACK[i]
+            else:
+                present_wild = True
+            continue
+        info = lines.get(cell)
+        if info is not None and info[across_index][1]:
+            across.append(len(empties))
+        empties.append(cell)
+        fits.append(FULL if info is None else info[across_index][0])
+        base = base << CARD_BITS | _cell_key(cell)
+    return (len(empties), tuple(empties), tuple(fits), len(faces), packed, faces, present_wild, tuple(across), base)
+
+
+def _hand_sets(hand: tuple[int, ...], most: int) -> dict[int, list[Any]]:
+    """Per count k (2 to ``most``), every set of k distinct hand cards as ``[pack, faces,
+    face_ids, orders, chosen, positions]``: ``pack`` the faces' property masks OR'd,
+    ``faces`` how many are faces (k: no wild), their ids, its orders (``_orders``, worked
+    out when the set first fits a line: most sets of three or four never do), the hand
+    positions chosen and their orders (``_PERMUTATIONS``). Remembered for the last few
+    hands (a search asks again and again)."""
+    got = _SETS.get(hand)
+    if got is not None:  # most = min(len(hand), LINE_MAX): the same for the same hand
+        return got
+    size = len(hand)
+    out: dict[int, list[Any]] = {}
     for k in range(2, most + 1):
-        sets = out[k] = []
-        for chosen, orders in _PERMUTATIONS[len(hand), k]:
+        rows = out[k] = []
+        for chosen, orders in _PERMUTATIONS[size, k]:
             pack = 0
+            set_faces = []
             for i in chosen:
-                pack |= packs[i]
-            rows = []
-            for code, idx in orders:
-                ids = tuple(hand[i] for i in idx)
-                rows.append((code, ids, tuple(j for j, h in enumerate(ids) if h >= FACES)))
-            sets.append((pack, sum(1 for i in chosen if hand[i] < FACES), rows))
+                if hand[i] < FACES:
+                    pack |= _PACK[hand[i]]
+                    set_faces.append(hand[i])
+            rows.append([pack, len(set_faces), set_faces, None, chosen, orders])
+    if len(_SETS) >= 16:
+        _SETS.clear()
+    _SETS[hand] = out
     return out
 
 
@@ -773,7 +977,7 @@ _PERMUTATIONS = {(size, k): [(chosen, [(sum(1 << (4 * j + i) for j, i in enumera
                  for size in range(1, HAND_SIZE + 1) for k in range(2, LINE_MAX + 1)}
 
 
-def _wild_fits_alone(grid: dict, placed: dict, cell) -> bool | None:
+def _wild_fits_alone(grid: Grid, placed: Grid, cell: Cell) -> bool | None:
     """``wild_candidates`` for the wild at ``cell`` of the grid with ``placed`` added, as a
     check (I2: some identity fits both of its lines), walking its two lines without
     merging the dicts: a line of 2–4 cards allows ``fitting_faces`` of its faces, a longer
@@ -805,31 +1009,6 @@ def _wild_fits_alone(grid: dict, placed: dict, cell) -> bool | None:
     return True
 
 
-def _segment_wilds_fit(empties, ids, fits, faces, grid_wild, wilds, wilds_fit, memo: dict,
-                       count: int, packed: int) -> bool:
-    """I2 for a segment's placement: every wild keeps an identity. With a wild of the grid
-    in a line it touches, all the wilds are solved on the merged grid; otherwise the placed
-    wild(s) against the segment's faces (``count`` of them, ``packed``) and each one's
-    cross line. ``memo``: the answers so far, for one ``enumerate_plays``, by the line's
-    faces as ``fitting_faces`` tells them apart (how many, their packed masks, the face
-    when there is one) and the wilds' cross lines."""
-    if grid_wild:
-        return wilds_fit(dict(zip(empties, ids)))
-    face = None
-    if count == 1:
-        face = faces[0] if faces else next(h for h in ids if h < FACES)
-    key = (count, packed, face, *[fits[j] for j in wilds])
-    got = memo.get(key)
-    if got is None:
-        line = tuple(sorted(faces + [h for h in ids if h < FACES]))
-        if len(wilds) == 2:
-            got = bool(wild_pair(line, fits[wilds[0]], fits[wilds[1]], check_only=True)[0])
-        else:
-            got = bool(fitting_faces(line) & fits[wilds[0]])
-        memo[key] = got
-    return got
-
-
 # --------------------------------------------------------------------------
 # State
 # --------------------------------------------------------------------------
@@ -838,24 +1017,24 @@ def _segment_wilds_fit(empties, ids, fits, faces, grid_wild, wilds, wilds_fit, m
 class State:
     seats: int
     seed: str
-    options: dict
+    options: dict[str, Any]
     counter: int = 0
-    hands: tuple = ()          # per seat, codes in hand order
-    stock: tuple = ()          # codes, top first
-    grid: dict | None = None   # (x, y) -> card id
-    candidates: dict | None = None  # (x, y) of a wild -> mask of its candidate faces
-    scores: tuple = ()
+    hands: tuple[tuple[str, ...], ...] = ()          # per seat, codes in hand order
+    stock: tuple[str, ...] = ()          # codes, top first
+    grid: Grid = None  # type: ignore[assignment]  # (x, y) -> card id; always given
+    candidates: dict[Cell, int] = None  # type: ignore[assignment]  # always given; (x, y) of a wild -> mask of its candidate faces
+    scores: tuple[int, ...] = ()
     turn: int | None = None
     passes: int = 0            # consecutive passes (I9)
     recycled: bool = False     # the seat to act has recycled this turn (I6)
-    known: tuple = ()          # per seat, the stock cards it put there itself
-    shown: tuple = ()          # per seat, hand cards every seat knows of (recycled wilds)
-    last_play: dict | None = None
-    resigned: tuple = ()       # seats, in the order they resigned
+    known: tuple[tuple[str, ...], ...] = ()          # per seat, the stock cards it put there itself
+    shown: tuple[tuple[str, ...], ...] = ()          # per seat, hand cards every seat knows of (recycled wilds)
+    last_play: dict[str, Any] | None = None
+    resigned: tuple[int, ...] = ()       # seats, in the order they resigned
     over: bool = False
-    result: dict | None = None
+    result: dict[str, Any] | None = None
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         """Copies and pickles (the store's snapshots) carry the fields only, not the
         ``Board`` that ``board_of`` keeps with the state."""
         fields = dict(self.__dict__)
@@ -864,7 +1043,7 @@ class State:
         return fields
 
 
-def replace(state: State, **changes) -> State:
+def replace(state: State, **changes: Any) -> State:
     """``dataclasses.replace`` without re-running ``__init__`` (states are frozen). The new
     state keeps the old one's ``Board`` while its grid is the same dict (``board_of``
     checks)."""
@@ -875,7 +1054,7 @@ def replace(state: State, **changes) -> State:
     return new
 
 
-def _set(tup: tuple, i: int, value) -> tuple:
+def _set(tup: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return tup[:i] + (value,) + tup[i + 1:]
 
 
@@ -883,24 +1062,24 @@ def _next(state: State, seat: int) -> int:
     return (seat + 1) % state.seats
 
 
-def _with_candidates(state: State, grid: dict) -> State:
+def _with_candidates(state: State, grid: Grid) -> State:
     cells = _wild_cells(grid)
     masks = wild_candidates(grid.get, cells) if cells else []
     return replace(state, grid=grid, candidates=dict(zip(cells, masks)))
 
 
-def _on_match_started(state, e):
+def _on_match_started(state: State | None, e: dict[str, Any]) -> State:
     n = e["seats"]
     return State(seats=n, seed=e["seed"], options=dict(e["options"]), grid={}, candidates={},
                  scores=(0,) * n, known=((),) * n, shown=((),) * n)
 
 
-def _on_cards_dealt(state, e):
+def _on_cards_dealt(state: State, e: dict[str, Any]) -> State:
     return replace(state, counter=state.counter + 1, hands=tuple(tuple(h) for h in e["hands"]),
                    stock=tuple(e["stock"]), grid={(0, 0): INDEX[e["starter"]]}, candidates={}, turn=0)
 
 
-def _on_wild_recycled(state, e):
+def _on_wild_recycled(state: State, e: dict[str, Any]) -> State:
     seat, cell = e["seat"], (e["x"], e["y"])
     hand = list(state.hands[seat])
     hand.remove(e["card"])
@@ -912,7 +1091,7 @@ def _on_wild_recycled(state, e):
     return _with_candidates(new, grid)
 
 
-def _on_cards_played(state, e):
+def _on_cards_played(state: State, e: dict[str, Any]) -> State:
     seat = e["seat"]
     grid = dict(state.grid)
     codes = []
@@ -935,7 +1114,7 @@ def _on_cards_played(state, e):
     return new
 
 
-def _on_passed(state, e):
+def _on_passed(state: State, e: dict[str, Any]) -> State:
     seat = e["seat"]
     returned = list(e["returned"])
     hand = tuple(c for c in state.hands[seat] if c not in returned)
@@ -945,30 +1124,30 @@ def _on_passed(state, e):
                    known=known, shown=shown, turn=_next(state, seat), passes=state.passes + 1, recycled=False)
 
 
-def _on_cards_drawn(state, e):
+def _on_cards_drawn(state: State, e: dict[str, Any]) -> State:
     seat, cards = e["seat"], list(e["cards"])
     known = tuple(tuple(c for c in k if c not in cards) for k in state.known)
     return replace(state, hands=_set(state.hands, seat, state.hands[seat] + tuple(cards)),
                    stock=state.stock[len(cards):], known=known)
 
 
-def _on_seat_resigned(state, e):
+def _on_seat_resigned(state: State, e: dict[str, Any]) -> State:
     return replace(state, resigned=state.resigned + (e["seat"],))
 
 
-def _on_match_ended(state, e):
+def _on_match_ended(state: State, e: dict[str, Any]) -> State:
     return replace(state, over=True, turn=None, recycled=False,
                    result={"ranking": [list(p) for p in e["ranking"]], "scores": list(e["scores"])})
 
 
-APPLY = {name[4:]: fn for name, fn in dict(globals()).items() if name.startswith("_on_")}
+APPLY: dict[str, Callable[..., State]] = {name[4:]: fn for name, fn in dict(globals()).items() if name.startswith("_on_")}
 
 
 # --------------------------------------------------------------------------
 # Rules as functions of the state
 # --------------------------------------------------------------------------
 
-def deal(deck: list[str], seats: int) -> dict:
+def deal(deck: list[str], seats: int) -> dict[str, Any]:
     """I4. Deal 4 cards to each seat; the top card of the stock is the starter, face up at
     the origin of the grid (a wild turned as the starter goes to the bottom of the stock
     and the next card is turned, again if need be)."""
@@ -988,7 +1167,7 @@ def variant_deck(variant: str, seed: str, counter: int) -> list[str]:
     return rng.shuffled(CARDS)
 
 
-def check_short_deck(deck) -> list[str]:
+def check_short_deck(deck: Any) -> list[str]:
     """I10. A stacked deck for ``short`` lists exactly 34 cards: 32 faces and both wilds."""
     if not isinstance(deck, (list, tuple)) or not all(isinstance(c, str) for c in deck):
         raise ValueError("iota: a stacked deck is a list of card codes")
@@ -1004,7 +1183,7 @@ def everyone_passed_twice(passes: int, seats: int) -> bool:
     return passes >= 2 * seats
 
 
-def final_ranking(state: State) -> dict:
+def final_ranking(state: State) -> dict[str, Any]:
     """I9. Highest score wins; equal scores share a place.
     I10. ``kids`` keeps no score: the first seat out of cards after the stock is empty
     wins, the others rank by cards left, fewest first.
@@ -1032,7 +1211,7 @@ def may_return(count: int, stock_size: int) -> bool:
     return count <= stock_size
 
 
-def recycle_fits(state: State, cell, card: int) -> bool:
+def recycle_fits(state: State, cell: Cell, card: int) -> bool:
     """I6. Before playing, a player may replace a wild on the grid with a hand card that
     fits that cell in all its lines (leaving every other wild at least one candidate),
     and take the wild into hand."""
@@ -1043,19 +1222,19 @@ def recycle_fits(state: State, cell, card: int) -> bool:
 # The game object
 # --------------------------------------------------------------------------
 
-def _illegal(code: str, message: str, rule: str | None = None):
+def _illegal(code: str, message: str, rule: str | None = None) -> NoReturn:
     raise IllegalMove(code, message, rule)
 
 
-def _int(v) -> bool:
+def _int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _parse_cards(move: dict) -> list[tuple]:
+def _parse_cards(move: dict[str, Any]) -> list[tuple[str, Cell]]:
     cards = move.get("cards")
     if not isinstance(cards, list) or not 1 <= len(cards) <= HAND_SIZE:
         _illegal("malformed_move", "a play lists 1–4 cards as {card, x, y}", "I5")
-    out = []
+    out: list[tuple[str, Cell]] = []
     for p in cards:
         if (not isinstance(p, dict) or p.keys() != PLACED_KEYS or not isinstance(p["card"], str)
                 or not _int(p["x"]) or not _int(p["y"])):
@@ -1068,13 +1247,13 @@ def _parse_cards(move: dict) -> list[tuple]:
     return out
 
 
-def _play_move(placements) -> dict:
+def _play_move(placements: Iterable[tuple[Cell, int]]) -> dict[str, Any]:
     """A play in canonical form: cards sorted by (x, y)."""
     return {"type": "play", "cards": [{"card": CARDS[i], "x": x, "y": y}
                                       for (x, y), i in sorted(placements)]}
 
 
-def _canonical(hand: tuple) -> list[str]:
+def _canonical(hand: Iterable[str]) -> list[str]:
     return sorted(hand, key=INDEX.__getitem__)
 
 
@@ -1089,7 +1268,8 @@ class Iota(core.Game):
         return list(CARDS)
 
     # -- start / apply ------------------------------------------------------
-    def start(self, seats, seed, options=None, deck=None) -> list[dict]:
+    def start(self, seats: int, seed: str, options: dict[str, Any] | None = None,
+              deck: list[str] | None = None) -> list[dict[str, Any]]:
         core.check_seats(seats, MIN_SEATS, MAX_SEATS, NAME)
         opts = core.check_options(options, OPTIONS, NAME)
         if not isinstance(seed, str):
@@ -1100,33 +1280,43 @@ class Iota(core.Game):
             deck = variant_deck(opts["variant"], seed, 0)
         return [{"type": "match_started", "seats": seats, "options": opts, "seed": seed,
                  "rules_version": RULES_VERSION},
-                deal(deck, seats)]
+                deal(deck, seats)]  # type: ignore[arg-type]  # check_deck returns the deck it is given
 
-    def apply(self, state, event):
+    def apply(self, state: State | None, event: dict[str, Any]) -> State:
         return APPLY[event["type"]](state, event)
 
     # -- moves ----------------------------------------------------------------
-    def legal_moves(self, state: State, seat: int) -> list[dict]:
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         if state is None or state.over or seat != state.turn:
             return []
         hand = state.hands[seat]
-        ids = [INDEX[c] for c in hand]
-        plays = enumerate_plays(state.grid, ids, board_of(state))
-        plays.sort()             # fewer cards first, then by cells and cards: by (len(p), p)
-        plays.sort(key=len)
-        # each play's cards are sorted by cell already (enumerate_plays), as _play_move sorts them
-        moves = []
-        for p in plays:
-            if len(p) == 1:
-                ((x, y), i), = p
-                moves.append({"type": "play", "cards": [{"card": CARDS[i], "x": x, "y": y}]})
-            elif len(p) == 2:
-                ((x, y), i), ((u, v), j) = p
-                moves.append({"type": "play", "cards": [{"card": CARDS[i], "x": x, "y": y},
-                                                         {"card": CARDS[j], "x": u, "y": v}]})
-            else:
-                moves.append({"type": "play", "cards": [{"card": CARDS[i], "x": x, "y": y}
-                                                         for (x, y), i in p]})
+        moves: list[dict[str, Any]] = []
+        if hand:
+            # plays sorted by (number of cards, cells and cards), as their ints sort (_plays)
+            ones, twos, threes, fours = _plays(state.grid, [INDEX[c] for c in hand], board_of(state))
+            add = moves.append
+            cards = CARDS
+            for key in ones:
+                c = key >> 7
+                add({"type": "play", "cards": [{"card": cards[key & 127], "x": (c >> 11) - OFF, "y": (c & 2047) - OFF}]})
+            for key in twos:
+                a = key >> CARD_BITS
+                c = a >> 7
+                d = (key & CARD_MASK) >> 7
+                add({"type": "play", "cards": [{"card": cards[a & 127], "x": (c >> 11) - OFF, "y": (c & 2047) - OFF},
+                                               {"card": cards[key & 127], "x": (d >> 11) - OFF,
+                                                "y": (d & 2047) - OFF}]})
+            for key in threes:
+                a = key >> 2 * CARD_BITS
+                b = key >> CARD_BITS & CARD_MASK
+                c, d, e = a >> 7, b >> 7, (key & CARD_MASK) >> 7
+                add({"type": "play", "cards": [{"card": cards[a & 127], "x": (c >> 11) - OFF, "y": (c & 2047) - OFF},
+                                               {"card": cards[b & 127], "x": (d >> 11) - OFF, "y": (d & 2047) - OFF},
+                                               {"card": cards[key & 127], "x": (e >> 11) - OFF,
+                                                "y": (e & 2047) - OFF}]})
+            for key in fours:
+                add({"type": "play", "cards": [{"card": cards[i], "x": x, "y": y} for (x, y), i in
+                                               (_unkey(key >> s & CARD_MASK) for s in _SHIFTS4)]})
         if not state.recycled:
             for (x, y), mask in sorted(state.candidates.items()):
                 for card in _canonical(hand):
@@ -1140,7 +1330,7 @@ class Iota(core.Game):
                 moves.append({"type": "pass", "return": list(returned)})
         return moves
 
-    def play(self, state: State, seat: int, move: dict) -> list[dict]:
+    def play(self, state: State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         kind = core.guard_move(move, MOVE_KEYS)
         if state.over:
             _illegal("match_over", "the match is over")
@@ -1154,7 +1344,7 @@ class Iota(core.Game):
             return self._pass(state, seat, move.get("return", []))
         return self._recycle(state, seat, move)
 
-    def _resign(self, state: State, seat) -> list[dict]:
+    def _resign(self, state: State, seat: int) -> list[dict[str, Any]]:
         """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn;
         when it leaves one seat not resigned, the match ends at once with it first."""
         core.may_resign(seat, state.seats, state.resigned)
@@ -1164,18 +1354,16 @@ class Iota(core.Game):
             return [event, self._end(after, "resigned")]
         return [event]
 
-    def _play_cards(self, state: State, seat: int, cards: list[tuple]) -> list[dict]:
+    def _play_cards(self, state: State, seat: int, cards: list[tuple[str, Cell]]) -> list[dict[str, Any]]:
         hand = state.hands[seat]
         for code, _ in cards:
             if code not in hand:
                 _illegal("card_not_in_hand", f"{code} is not in seat {seat}'s hand")
         placed = {cell: INDEX[code] for code, cell in cards}
-        problem = placement_problem(state.grid, placed)
+        problem, merged, lines = _placement(state.grid, placed)
         if problem:
             code, rule, message = problem
             _illegal(code, message, rule)
-        merged = {**state.grid, **placed}
-        lines = touched_lines(merged.get, list(placed))
         final = is_final_play(len(placed), len(hand), len(state.stock))
         score, lots = turn_score(merged.get, lines, len(placed), final)
         if state.options["variant"] == "kids":
@@ -1192,7 +1380,7 @@ class Iota(core.Game):
             events.append(self._end(after, "last_card"))
         return events
 
-    def _pass(self, state: State, seat: int, returned) -> list[dict]:
+    def _pass(self, state: State, seat: int, returned: Any) -> list[dict[str, Any]]:
         hand = state.hands[seat]
         if (not isinstance(returned, list) or len(returned) > len(hand)
                 or not all(isinstance(c, str) for c in returned)):
@@ -1216,7 +1404,7 @@ class Iota(core.Game):
             events.append(self._end(after, "all_passed"))
         return events
 
-    def _recycle(self, state: State, seat: int, move: dict) -> list[dict]:
+    def _recycle(self, state: State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         code, x, y = move.get("card"), move.get("x"), move.get("y")
         if not isinstance(code, str) or not _int(x) or not _int(y):
             _illegal("malformed_move", "a recycle is {card, x, y}", "I6")
@@ -1226,7 +1414,7 @@ class Iota(core.Game):
             _illegal("card_not_in_hand", f"{code} is not in seat {seat}'s hand")
         if state.recycled:
             _illegal("already_recycled", "a wild may be recycled once per turn", "I6")
-        cell = (x, y)
+        cell: Cell = (x, y)  # type: ignore[assignment]  # x, y are ints (_int)
         wild = state.grid.get(cell)
         if wild is None or wild < FACES:
             _illegal("no_wild_there", "no wild lies on that cell", "I6")
@@ -1234,7 +1422,7 @@ class Iota(core.Game):
             _illegal("card_does_not_fit", f"{code} does not fit that cell in all its lines", "I6")
         return [{"type": "wild_recycled", "seat": seat, "card": code, "x": x, "y": y, "wild": CARDS[wild]}]
 
-    def _end(self, state: State, reason: str) -> dict:
+    def _end(self, state: State, reason: str) -> dict[str, Any]:
         result = final_ranking(state)
         return {"type": "match_ended", "reason": reason, "ranking": result["ranking"], "scores": result["scores"]}
 
@@ -1243,12 +1431,12 @@ class Iota(core.Game):
         """The seat whose turn it is (nobody acts out of turn in IOTA), without building a view."""
         return [] if state.over or state.turn is None else [state.turn]
 
-    def score_order(self, options: dict | None) -> str:
+    def score_order(self, options: dict[str, Any] | None) -> ScoreOrder:
         """I9: the highest score wins. I10 (``kids``): no scores are kept; ``outcome``'s scores are
         the cards left, fewest first."""
         return "lower" if (options or {}).get("variant") == "kids" else "higher"
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         grid = []
         for (x, y), i in sorted(state.grid.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             entry = {"card": CARDS[i], "x": x, "y": y}
@@ -1285,7 +1473,7 @@ class Iota(core.Game):
             out["hands"] = [list(h) for h in state.hands]
         return out
 
-    def redact(self, event: dict, seat: int | None) -> dict | None:
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
         kind = event["type"]
         if kind == "match_started":
             return {k: v for k, v in event.items() if k != "seed"}
@@ -1301,10 +1489,11 @@ class Iota(core.Game):
             return {"type": kind, "seat": event["seat"], "count": event["count"]}
         return event
 
-    def outcome(self, state: State) -> dict | None:
+    def outcome(self, state: State) -> dict[str, Any] | None:
         if state is None or not state.over:
             return None
-        return {"ranking": [list(p) for p in state.result["ranking"]], "scores": list(state.result["scores"])}
+        result: dict[str, Any] = state.result  # type: ignore[assignment]  # set when over
+        return {"ranking": [list(p) for p in result["ranking"]], "scores": list(result["scores"])}
 
     # -- protocol-test hooks -------------------------------------------------------
     def all_cards(self, state: State) -> list[str]:
@@ -1322,7 +1511,8 @@ class Iota(core.Game):
         return out
 
     # -- determinization (search bots: engine/bots/search.py) ------------------------
-    def sample_state(self, view: dict, seat: int, rng, legal=None) -> State:
+    def sample_state(self, view: dict[str, Any], seat: int, rng: Random,
+                     legal: list[dict[str, Any]] | None = None) -> State:
         """A full state consistent with ``seat``'s ``view``: its hand, the grid (the wilds'
         candidates worked out again from it), the scores, passes and the recycled wilds
         every seat knows of (``shown``) as shown; the other hands filled to their sizes and
@@ -1359,24 +1549,24 @@ class Iota(core.Game):
         return _with_candidates(state, grid)
 
 
-def score_play(state: State, seat: int, cards: list[dict]) -> int:
+def score_play(state: State, seat: int, cards: list[dict[str, Any]]) -> int:
     """The score ``seat`` would make by the play ``cards`` (``[{"card", "x", "y"}]``) now,
     doublings included (0 in ``kids``). Raises ``IllegalMove`` for an illegal play."""
     events = game.play(state, seat, {"type": "play", "cards": cards})
-    return events[0]["score"]
+    return events[0]["score"]  # type: ignore[no-any-return]
 
 
-def view_scorer(view: dict):
+def view_scorer(view: dict[str, Any]) -> Callable[[list[dict[str, Any]]], int]:
     """A function ``cards -> score`` for plays as a seat can work them out from its own
     view (for bots): the grid, its hand size and the stock size, doublings included.
     Assumes the play is legal; ignores ``kids``."""
     grid = {(p["x"], p["y"]): INDEX[p["card"]] for p in view["grid"]}
     hand_size, stock_size = len(view["hand"]), view["stock_size"]
 
-    def score(cards: list[dict]) -> int:
+    def score(cards: list[dict[str, Any]]) -> int:
         placed = {(p["x"], p["y"]): INDEX[p["card"]] for p in cards}
 
-        def get(cell):
+        def get(cell: Cell) -> int | None:
             i = placed.get(cell)
             return grid.get(cell) if i is None else i
 
@@ -1389,4 +1579,4 @@ def view_scorer(view: dict):
 
 #: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
 GAME = "iota"
-game = Iota()
+game: SearchableGame = Iota()  # checked against the engine contract (engine.protocol)

@@ -59,10 +59,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from engine import core
 from engine.core import IllegalMove
-from engine.protocol import SHARED_EVENTS
+from engine.protocol import SHARED_EVENTS, ScoreOrder, SearchableGame
+
+if TYPE_CHECKING:
+    from random import Random
 
 # --------------------------------------------------------------------------
 # Shape of the game, as data
@@ -205,7 +209,7 @@ def is_special(code: str) -> bool:
     return code in JOKERS or code == BROOM
 
 
-def table_specials_go_back(seed: str, counter: int, deck: list[str], seats: int, table_size: int) -> dict:
+def table_specials_go_back(seed: str, counter: int, deck: list[str], seats: int, table_size: int) -> dict[str, Any]:
     """K4. The dealer deals 4 cards to each seat, then the table cards face up. A
     joker or the broom dealt to the table goes back into the stock, which is
     reshuffled, and is replaced.
@@ -232,7 +236,7 @@ def redeal_due(state: State) -> bool:
     return not any(state.hands) and bool(state.stock)
 
 
-def plays_one_card(state: State, seat: int, card) -> None:
+def plays_one_card(state: State, seat: int, card: Any) -> None:
     """K6. On a turn a player plays exactly one card from hand."""
     if not isinstance(card, str):
         raise IllegalMove("malformed_move", "a move names its hand card in 'card'", "K6")
@@ -302,17 +306,17 @@ def capture_sets(values: tuple[int, ...], v: int) -> tuple[tuple[int, tuple[int,
             mask ^= low
         return out
 
-    return tuple((spread(m), tuple(spread(g) for g in split[m])) for m in found)
+    return tuple((spread(m), tuple(spread(g) for g in split[m])) for m in found)  # type: ignore[union-attr]
 
 
-def valued_group_is_valid(group: list, v: int, loose: set, builds: dict) -> bool:
+def valued_group_is_valid(group: list[str], v: int, loose: set[str], builds: dict[str, Build]) -> bool:
     """K7. Each group is either a single loose card of value v, a set of loose
     cards whose values sum to v, or a build of value v."""
     if len(group) == 1 and group[0] in builds:
         return builds[group[0]].value == v
     if not all(c in loose and card_value(c) is not None for c in group):
         return False
-    return sum(card_value(c) for c in group) == v
+    return sum(card_value(c) for c in group) == v  # type: ignore[misc]
 
 
 def court_capture_is_valid(card: str, taken: list[str], table: tuple[str, ...]) -> bool:
@@ -371,7 +375,7 @@ def may_trail(can_capture_or_build: bool, owns_build: bool, card: str) -> bool:
     return card != BROOM and not can_capture_or_build and not owns_build
 
 
-def last_capturer_takes_table(state: State) -> dict | None:
+def last_capturer_takes_table(state: State) -> dict[str, Any] | None:
     """K12. After the last card of the last deal is played, the cards left on the
     table go to the side that captured last (decided: with no capture in the
     whole deal they score for nobody)."""
@@ -381,7 +385,7 @@ def last_capturer_takes_table(state: State) -> dict | None:
     return {"type": "table_collected", "seat": state.last_capturer, "cards": cards}
 
 
-def spade_count(pile) -> int:
+def spade_count(pile: Iterable[str]) -> int:
     """K13. ... most spades 2 (the jokers and the broom are no spades)."""
     return sum(1 for c in pile if c.endswith("S"))
 
@@ -468,7 +472,7 @@ def _key(item: str) -> int:
     return ORDER[item] if item in ORDER else 1000 + int(item[1:])
 
 
-def _sorted_codes(items) -> list[str]:
+def _sorted_codes(items: Iterable[str]) -> list[str]:
     return sorted(items, key=_key)
 
 
@@ -476,7 +480,7 @@ def _bits(mask: int, items: list[str]) -> list[str]:
     return [items[i] for i in range(len(items)) if mask >> i & 1]
 
 
-def _without(items: tuple[str, ...], gone) -> tuple[str, ...]:
+def _without(items: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:
     gone = set(gone)
     return tuple(c for c in items if c not in gone)
 
@@ -486,18 +490,18 @@ def _remove_one(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     return hand[:i] + hand[i + 1:]
 
 
-def _replace_at(items: tuple, index: int, value) -> tuple:
+def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return items[:index] + (value,) + items[index + 1:]
 
 
-def _per_seat(per_side, seats: int) -> list:
+def _per_seat(per_side: Sequence[Any], seats: int) -> list[Any]:
     return [per_side[side_of(s, seats)] for s in range(seats)]
 
 
 def _loose_valued(state: State) -> tuple[list[str], tuple[int, ...]]:
     """The loose cards that have a value, in ``ORDER``, and their values."""
     loose = _sorted_codes(c for c in state.table if card_value(c) is not None)
-    return loose, tuple(card_value(c) for c in loose)
+    return loose, tuple(card_value(c) for c in loose)  # type: ignore[misc]
 
 
 # --------------------------------------------------------------------------
@@ -520,7 +524,8 @@ class Karuselis(core.Game):
         return list(CARDS)
 
     # ---- start --------------------------------------------------------------
-    def start(self, seats, seed, options=None, deck=None) -> list[dict]:
+    def start(self, seats: int, seed: str, options: dict[str, Any] | None = None,
+              deck: list[str] | None = None) -> list[dict[str, Any]]:
         core.check_seats(seats, MIN_SEATS, MAX_SEATS, self.name)
         if not isinstance(seed, str):
             raise ValueError("karuselis: the seed is a string")
@@ -533,7 +538,7 @@ class Karuselis(core.Game):
         state = self.apply(None, first)
         return [first, self._deal_event(state, 1, 0, stacked)]
 
-    def _deal_event(self, state: State, round_no: int, dealer: int, deck: list[str] | None = None) -> dict:
+    def _deal_event(self, state: State, round_no: int, dealer: int, deck: list[str] | None = None) -> dict[str, Any]:
         if deck is None:
             deck = core.shuffled(state.seed, state.counter, variant_cards(state.deck))
         start, size = HAND_SIZE * state.seats, VARIANTS[state.deck][2]
@@ -543,16 +548,16 @@ class Karuselis(core.Game):
         return event
 
     # ---- apply --------------------------------------------------------------
-    def apply(self, state: State | None, event: dict) -> State:
+    def apply(self, state: State | None, event: dict[str, Any]) -> State:
         kind = event["type"]
         if kind == "match_started":
             n = event["seats"]
             return State(seats=n, deck=event["options"]["deck"], target=event["options"]["target"],
                          seed=event["seed"], piles=((),) * side_count(n), scores=(0,) * side_count(n),
                          rules_version=event.get("rules_version", 0))
-        return getattr(self, "_apply_" + kind)(state, event)
+        return getattr(self, "_apply_" + kind)(state, event)  # type: ignore[no-any-return]
 
-    def _apply_round_dealt(self, s: State, e: dict) -> State:
+    def _apply_round_dealt(self, s: State, e: dict[str, Any]) -> State:
         n, deck = s.seats, e["deck"]
         hands = tuple(tuple(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(n))
         table = tuple(e["table"])
@@ -564,26 +569,26 @@ class Karuselis(core.Game):
                        turn=core.next_seat(e["dealer"], n), hands=hands, table=table, builds=(),
                        stock=stock, piles=((),) * side_count(n), leftover=(), last_capturer=None)
 
-    def _apply_cards_dealt(self, s: State, e: dict) -> State:
+    def _apply_cards_dealt(self, s: State, e: dict[str, Any]) -> State:
         hands = tuple(tuple(h) for h in e["hands"])
         return replace(s, hands=hands, stock=s.stock[sum(len(h) for h in hands):])
 
-    def _played(self, s: State, seat: int, card: str, **changes) -> State:
+    def _played(self, s: State, seat: int, card: str, **changes: Any) -> State:
         hands = _replace_at(s.hands, seat, _remove_one(s.hands[seat], card))
         return replace(s, hands=hands, turn=core.next_seat(seat, s.seats), **changes)
 
-    def _to_pile(self, s: State, seat: int, cards) -> tuple:
+    def _to_pile(self, s: State, seat: int, cards: Iterable[str]) -> tuple[tuple[str, ...], ...]:
         side = side_of(seat, s.seats)
         return _replace_at(s.piles, side, s.piles[side] + tuple(cards))
 
-    def _apply_cards_captured(self, s: State, e: dict) -> State:
+    def _apply_cards_captured(self, s: State, e: dict[str, Any]) -> State:
         seat, taken = e["seat"], [x for g in e["groups"] for x in g]
         ids = {x for x in taken if x not in ORDER}
         return self._played(s, seat, e["card"], table=_without(s.table, taken),
                             builds=tuple(b for b in s.builds if b.id not in ids),
                             piles=self._to_pile(s, seat, [e["card"], *e["cards"]]), last_capturer=seat)
 
-    def _apply_build_made(self, s: State, e: dict) -> State:
+    def _apply_build_made(self, s: State, e: dict[str, Any]) -> State:
         seat, card = e["seat"], e["card"]
         if e["raised"]:
             builds = tuple(replace(b, cards=b.cards + (card,), value=e["value"], owner=seat)
@@ -593,32 +598,32 @@ class Karuselis(core.Game):
         return self._played(s, seat, card, table=_without(s.table, e["onto"]),
                             builds=s.builds + (build,), next_build=s.next_build + 1)
 
-    def _apply_card_trailed(self, s: State, e: dict) -> State:
+    def _apply_card_trailed(self, s: State, e: dict[str, Any]) -> State:
         return self._played(s, e["seat"], e["card"], table=s.table + (e["card"],))
 
-    def _apply_table_swept(self, s: State, e: dict) -> State:
+    def _apply_table_swept(self, s: State, e: dict[str, Any]) -> State:
         seat = e["seat"]
         return self._played(s, seat, e["card"], table=(), builds=(),
                             piles=self._to_pile(s, seat, [e["card"], *e["cards"]]),
                             last_capturer=seat if sweep_is_capture(e["cards"]) else s.last_capturer)
 
-    def _apply_table_collected(self, s: State, e: dict) -> State:
+    def _apply_table_collected(self, s: State, e: dict[str, Any]) -> State:
         if e["seat"] is None:
             return replace(s, table=(), builds=(), leftover=s.leftover + tuple(e["cards"]))
         return replace(s, table=(), builds=(), piles=self._to_pile(s, e["seat"], e["cards"]))
 
-    def _apply_round_scored(self, s: State, e: dict) -> State:
+    def _apply_round_scored(self, s: State, e: dict[str, Any]) -> State:
         sides = side_count(s.seats)  # seat k < sides sits on side k
         return replace(s, scores=tuple(e["scores"][:sides]), last_points=tuple(e["points"][:sides]))
 
-    def _apply_seat_resigned(self, s: State, e: dict) -> State:
+    def _apply_seat_resigned(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, resigned=s.resigned + (e["seat"],))
 
-    def _apply_match_ended(self, s: State, e: dict) -> State:
+    def _apply_match_ended(self, s: State, e: dict[str, Any]) -> State:
         return replace(s, over=True, turn=None)
 
     # ---- legal moves --------------------------------------------------------
-    def legal_moves(self, state: State, seat: int) -> list[dict]:
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         if state is None or state.over or seat != state.turn:
             return []
         owned = owned_build(state, seat)
@@ -630,7 +635,7 @@ class Karuselis(core.Game):
         sweep = [{"type": "sweep", "card": BROOM}] if BROOM in hand else []
         return captures + builds + trails + sweep
 
-    def _captures(self, state: State, seat: int, owned: Build | None) -> list[dict]:
+    def _captures(self, state: State, seat: int, owned: Build | None) -> list[dict[str, Any]]:
         loose, values = _loose_valued(state)
         moves = []
         for card in state.hands[seat]:
@@ -654,14 +659,14 @@ class Karuselis(core.Game):
                     moves.append({"type": "capture", "card": card, "groups": groups})
         return moves
 
-    def _court_captures(self, state: State, card: str) -> list[dict]:
+    def _court_captures(self, state: State, card: str) -> list[dict[str, Any]]:
         same = [c for c in state.table if rank_of(c) == rank_of(card)]
         moves = [{"type": "capture", "card": card, "groups": [[c]]} for c in same]
         if len(same) == 3:
             moves.append({"type": "capture", "card": card, "groups": [[c] for c in _sorted_codes(same)]})
         return moves
 
-    def _builds(self, state: State, seat: int) -> list[dict]:
+    def _builds(self, state: State, seat: int) -> list[dict[str, Any]]:
         loose, values = _loose_valued(state)
         hand = state.hands[seat]
         moves = []
@@ -682,7 +687,7 @@ class Karuselis(core.Game):
         return moves
 
     # ---- play ---------------------------------------------------------------
-    def play(self, state: State, seat: int, move: dict) -> list[dict]:
+    def play(self, state: State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         kind = core.guard_move(move, MOVE_KEYS)
         if state.over:
             raise IllegalMove("match_over", "the match is over")
@@ -696,7 +701,7 @@ class Karuselis(core.Game):
         event = getattr(self, "_check_" + move["type"])(state, seat, card, move)
         return self._consequences(state, event)
 
-    def _resign(self, state: State, seat) -> list[dict]:
+    def _resign(self, state: State, seat: int) -> list[dict[str, Any]]:
         """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn;
         when it leaves one side not resigned, the match ends at once with it first."""
         core.may_resign(seat, state.seats, state.resigned)
@@ -704,9 +709,9 @@ class Karuselis(core.Game):
         after = self.apply(state, event)
         if not resigning_ends_match(after.resigned, after.seats, after.rules_version):
             return [event]
-        return [event, {"type": "match_ended", **self.outcome(replace(after, over=True))}]
+        return [event, {"type": "match_ended", **self.outcome(replace(after, over=True))}]  # type: ignore[dict-item]
 
-    def _check_capture(self, state: State, seat: int, card: str, move: dict) -> dict:
+    def _check_capture(self, state: State, seat: int, card: str, move: dict[str, Any]) -> dict[str, Any]:
         groups = move.get("groups")
         if (not isinstance(groups, list) or not groups
                 or not all(isinstance(g, list) and g and all(isinstance(x, str) for x in g) for g in groups)):
@@ -740,7 +745,7 @@ class Karuselis(core.Game):
         cards = [c for x in _sorted_codes(taken) for c in (builds[x].cards if x in builds else (x,))]
         return {"type": "cards_captured", "seat": seat, "card": card, "groups": canon, "cards": cards}
 
-    def _check_build(self, state: State, seat: int, card: str, move: dict) -> dict:
+    def _check_build(self, state: State, seat: int, card: str, move: dict[str, Any]) -> dict[str, Any]:
         onto, value = move.get("onto"), move.get("value")
         if (not isinstance(onto, list) or not onto or not all(isinstance(x, str) for x in onto)
                 or not core.positive_int(value)):
@@ -767,7 +772,7 @@ class Karuselis(core.Game):
             if target is owned:
                 raise IllegalMove("own_build", "the owner cannot raise its own build", "K10")
             raise IllegalMove("must_take_build", f"seat {seat} owns build {owned.id} and must take it", "K10")
-        total = v + (target.value if target else sum(card_value(x) for x in onto))
+        total = v + (target.value if target else sum(card_value(x) for x in onto))  # type: ignore[misc]
         if total != value:
             raise IllegalMove("wrong_build_value", f"the build is worth {total}, not {core.short(value)}", "K10")
         if total > MAX_BUILD:
@@ -780,7 +785,7 @@ class Karuselis(core.Game):
         return {"type": "build_made", "seat": seat, "card": card, "onto": _sorted_codes(onto), "value": total,
                 "build": f"b{state.next_build}", "raised": False}
 
-    def _check_trail(self, state: State, seat: int, card: str, move: dict) -> dict:
+    def _check_trail(self, state: State, seat: int, card: str, move: dict[str, Any]) -> dict[str, Any]:
         if card == BROOM:
             raise IllegalMove("broom_never_trailed", "the broom sweeps; it is never trailed", "K9")
         if owned_build(state, seat) is not None:
@@ -790,13 +795,13 @@ class Karuselis(core.Game):
                               "or built", "K11")
         return {"type": "card_trailed", "seat": seat, "card": card}
 
-    def _check_sweep(self, state: State, seat: int, card: str, move: dict) -> dict:
+    def _check_sweep(self, state: State, seat: int, card: str, move: dict[str, Any]) -> dict[str, Any]:
         if card != BROOM:
             raise IllegalMove("sweep_needs_broom", "only the broom sweeps", "K9")
         cards = list(state.table) + [c for b in state.builds for c in b.cards]
         return {"type": "table_swept", "seat": seat, "card": BROOM, "cards": cards}
 
-    def _consequences(self, state: State, event: dict) -> list[dict]:
+    def _consequences(self, state: State, event: dict[str, Any]) -> list[dict[str, Any]]:
         events = [event]
         s = self.apply(state, event)
         if any(s.hands):
@@ -818,7 +823,7 @@ class Karuselis(core.Game):
         s = self.apply(s, scored)
         if match_is_decided(s.scores, s.target, s.round):
             result = self.outcome(replace(s, over=True))
-            events.append({"type": "match_ended", **result})
+            events.append({"type": "match_ended", **result})  # type: ignore[dict-item]
             return events
         events.append(self._deal_event(s, s.round + 1, next_dealer(s.scores, s.dealer, s.seats)))
         return events
@@ -828,11 +833,11 @@ class Karuselis(core.Game):
         """The seat whose turn it is (nobody acts out of turn in Karuselis), without building a view."""
         return [] if state.over or state.turn is None else [state.turn]
 
-    def score_order(self, options: dict | None) -> str:
+    def score_order(self, options: dict[str, Any] | None) -> ScoreOrder:
         """K12-K15: points are counted up; the side with most points wins."""
         return "higher"
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         n = state.seats
         out = {
             "seats": n,
@@ -865,7 +870,7 @@ class Karuselis(core.Game):
             out["piles"] = _per_seat([list(p) for p in state.piles], n)
         return out
 
-    def redact(self, event: dict, seat: int | None) -> dict | None:
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
         kind = event["type"]
         if kind == "match_started":
             return {k: v for k, v in event.items() if k != "seed"}
@@ -883,7 +888,7 @@ class Karuselis(core.Game):
             return out
         return event
 
-    def outcome(self, state: State) -> dict | None:
+    def outcome(self, state: State) -> dict[str, Any] | None:
         if state is None or not state.over:
             return None
         scores = _per_seat(state.scores, state.seats)
@@ -904,7 +909,8 @@ class Karuselis(core.Game):
         return hidden + list(state.stock)
 
     # ---- determinization (search bots: engine/bots/search.py) ----------------------
-    def sample_state(self, view: dict, seat: int, rng, legal=None) -> State:
+    def sample_state(self, view: dict[str, Any], seat: int, rng: Random,
+                     legal: list[dict[str, Any]] | None = None) -> State:
         """A full state consistent with ``seat``'s ``view``: its own hand, the table and the
         builds as shown, every public count copied; the cards it cannot see (the deck's cards
         less its hand and the table) dealt at random to the other hands, the capture piles
@@ -952,5 +958,5 @@ class Karuselis(core.Game):
 
 #: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
 GAME = "karuselis"
-game = Karuselis()
+game: SearchableGame = Karuselis()  # checked against the engine contract (engine.protocol)
 OPTIONS = Karuselis.OPTIONS

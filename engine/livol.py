@@ -50,10 +50,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, NoReturn, Sequence
 
 from engine import core
 from engine.core import IllegalMove
-from engine.protocol import SHARED_EVENTS
+from engine.protocol import SHARED_EVENTS, ScoreOrder, SearchableGame
+
+if TYPE_CHECKING:
+    from random import Random
 
 # --------------------------------------------------------------------------
 # Shape, as data
@@ -152,7 +156,7 @@ def is_wild(card: str) -> bool:
     return card == WILD or card == WILD_DRAW_FOUR
 
 
-def sort_hand(cards) -> tuple[str, ...]:
+def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=ORDER.__getitem__))
 
 
@@ -185,13 +189,13 @@ def card_matches(card: str, top: str, color: str | None) -> bool:
     return card_color(card) == color or card_symbol(card) == card_symbol(top)
 
 
-def wild_draw_four_is_fair(hand_after, top: str, color: str | None) -> bool:
+def wild_draw_four_is_fair(hand_after: Iterable[str], top: str, color: str | None) -> bool:
     """L5. Wild +4 is fair only if the player holds no other playable card (a Wild in
     hand counts as playable; other Wild +4s do not)."""
     return not any(c != WILD_DRAW_FOUR and card_matches(c, top, color) for c in hand_after)
 
 
-def may_draw(hand, top: str, color: str | None) -> bool:
+def may_draw(hand: Iterable[str], top: str, color: str | None) -> bool:
     """L6. Drawing is not allowed while the player holds a playable card; a Wild +4 counts
     as playable here."""
     return PLAYABLE[top, color].isdisjoint(hand)
@@ -220,12 +224,12 @@ def failed_challenge_cards(extra: int) -> int:
     return 4 + extra
 
 
-def call_counts(hand_after, call: bool) -> bool:
+def call_counts(hand_after: Collection[str], call: bool) -> bool:
     """L10. "call": true is accepted on any play and counts only if the play leaves one card."""
     return bool(call) and len(hand_after) == 1
 
 
-def may_call(hand, called: bool) -> bool:
+def may_call(hand: Collection[str], called: bool) -> bool:
     """L10. A separate call is legal for a seat holding exactly one card that has not called."""
     return len(hand) == 1 and not called
 
@@ -233,7 +237,7 @@ def may_call(hand, called: bool) -> bool:
 CATCH_PENALTY = 4  # L10. The caught seat draws 4.
 
 
-def round_is_over(hand) -> bool:
+def round_is_over(hand: Collection[str]) -> bool:
     """L12. The round ends when a player plays their last card."""
     return not hand
 
@@ -246,7 +250,7 @@ def card_points(card: str) -> int:
     return int(sym) if sym.isdigit() else 20
 
 
-def round_gains(variant: str, hands, winner: int) -> list[int]:
+def round_gains(variant: str, hands: Sequence[Iterable[str]], winner: int) -> list[int]:
     """L14. winner_scores: the round's winner scores the points of all cards left in the
     other hands. L15. own_hand: every seat scores the points of its own hand."""
     points = [sum(card_points(c) for c in h) for h in hands]
@@ -255,7 +259,7 @@ def round_gains(variant: str, hands, winner: int) -> list[int]:
     return [sum(points) if s == winner else 0 for s in range(len(hands))]
 
 
-def match_format(options: dict):
+def match_format(options: dict[str, Any]) -> core.FewestWhenTarget | core.FirstToTarget:
     """L14/L15/L16. The match ends when a seat reaches the target (500); winner_scores
     ranks most points first, own_hand fewest first; equal points share a place."""
     if options["variant"] == "own_hand":
@@ -263,13 +267,13 @@ def match_format(options: dict):
     return core.FirstToTarget(options["target"])
 
 
-def final_ranking(options: dict, scores, resigned) -> list[list[int]]:
+def final_ranking(options: dict[str, Any], scores: Sequence[int], resigned: Sequence[int]) -> list[list[int]]:
     """L14/L15 and ENGINE.md "Resigning": resigned seats rank below all others, the
     latest to resign best among them, and the rest as L14/L15 rank them."""
     return core.rank_with_resignations(match_format(options).ranking(scores), resigned)
 
 
-def resigning_ends_match(seats: int, resigned) -> bool:
+def resigning_ends_match(seats: int, resigned: Iterable[int]) -> bool:
     """ENGINE.md: when resigning leaves one seat not resigned, the match ends at once
     with it first."""
     return core.last_standing(range(seats), resigned)
@@ -293,12 +297,12 @@ COLOR_OF = {c: card_color(c) for c in CODES}
 DRAWS = {c: cards_to_draw(c) for c in CODES}
 
 
-def _play_forms(card: str) -> tuple[dict, ...]:
+def _play_forms(card: str) -> tuple[dict[str, Any], ...]:
     """The listed forms of a play of ``card``, in ``legal_moves`` order: a Wild once per
     colour; each form plain, then with ``"call": true`` (ENGINE.md)."""
     forms = [{"type": "play", "card": card, "color": k} for k in COLORS] if is_wild(card) \
         else [{"type": "play", "card": card}]
-    out = []
+    out: list[dict[str, Any]] = []
     for m in forms:
         out += [m, {**m, "call": True}]
     return tuple(out)
@@ -316,33 +320,33 @@ PLAY_FORMS = {c: _play_forms(c) for c in CODES}
 class State:
     seats: int
     seed: str
-    options: dict
+    options: dict[str, Any]
     counter: int = 0
     round: int = 0
     dealer: int = 0
-    hands: tuple = ()
-    draw: tuple = ()          # top first
-    discard: tuple = ()       # top last
+    hands: tuple[tuple[str, ...], ...] = ()
+    draw: tuple[str, ...] = ()          # top first
+    discard: tuple[str, ...] = ()       # top last
     color: str | None = None  # the colour in force (None until a Wild starter is named)
     direction: int = 1
     turn: int | None = None
     phase: str = "deal"       # deal | color | play | drawn | respond | scored | over
     pending: str | None = None  # the drawn card the turn seat must play (L6)
-    called: tuple = ()
+    called: tuple[bool, ...] = ()
     window: int | None = None   # the seat that may be caught (L10)
-    w4: tuple | None = None     # (seat, hand after, top before, colour before) of a Wild +4
-    shown: tuple | None = None  # (challenger, hand) (L9)
-    scores: tuple = ()
-    resigned: tuple = ()        # seats, in the order they resigned
+    w4: tuple[Any, ...] | None = None     # (seat, hand after, top before, colour before) of a Wild +4
+    shown: tuple[Any, ...] | None = None  # (challenger, hand) (L9)
+    scores: tuple[int, ...] = ()
+    resigned: tuple[int, ...] = ()        # seats, in the order they resigned
     over: bool = False
-    result: dict | None = None
+    result: dict[str, Any] | None = None
 
     @property
     def top(self) -> str | None:
         return self.discard[-1] if self.discard else None
 
 
-def replace(state: State, **changes) -> State:
+def replace(state: State, **changes: Any) -> State:
     """``dataclasses.replace`` without re-running ``__init__`` (5x faster; states are frozen)."""
     new = object.__new__(State)
     new.__dict__.update(state.__dict__)
@@ -353,7 +357,7 @@ def replace(state: State, **changes) -> State:
 _blank = object.__new__
 
 
-def _evolve(state: State, changes: dict) -> State:
+def _evolve(state: State, changes: dict[str, Any]) -> State:
     """``replace`` with the changes as a dict: the hot handlers build it directly."""
     new = _blank(State)
     fields = new.__dict__
@@ -362,7 +366,7 @@ def _evolve(state: State, changes: dict) -> State:
     return new
 
 
-def _turn_move(state: State, seat: int, **changes) -> State:
+def _turn_move(state: State, seat: int, **changes: Any) -> State:
     """A turn move closes the catch window (L10) and ends the mover's ``shown_hand`` (L9)."""
     shown = state.shown
     if shown is not None and shown[0] == seat:
@@ -371,11 +375,11 @@ def _turn_move(state: State, seat: int, **changes) -> State:
     return replace(state, shown=shown, **changes)
 
 
-def _set(tup: tuple, i: int, value) -> tuple:
+def _set(tup: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return tup[:i] + (value,) + tup[i + 1:]
 
 
-def _without(hand: tuple, card: str) -> tuple:
+def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     i = hand.index(card)
     return hand[:i] + hand[i + 1:]
 
@@ -384,13 +388,13 @@ def _without(hand: tuple, card: str) -> tuple:
 # apply: trusts the event
 # --------------------------------------------------------------------------
 
-def _on_match_started(state, e):
+def _on_match_started(state: State | None, e: dict[str, Any]) -> State:
     n = e["seats"]
     return State(seats=n, seed=e["seed"], options=dict(e["options"]),
                  hands=((),) * n, called=(False,) * n, scores=(0,) * n)
 
 
-def _on_round_dealt(state, e):
+def _on_round_dealt(state: State, e: dict[str, Any]) -> State:
     n, deck = state.seats, e["deck"]
     hands = tuple(sort_hand(deck[HAND_SIZE * s:HAND_SIZE * (s + 1)]) for s in range(n))
     starter = deck[HAND_SIZE * n]
@@ -400,21 +404,21 @@ def _on_round_dealt(state, e):
                    pending=None, called=(False,) * n, window=None, w4=None, shown=None)
 
 
-def _on_starter_reshuffled(state, e):
+def _on_starter_reshuffled(state: State, e: dict[str, Any]) -> State:
     pile = e["pile"]
     return replace(state, counter=state.counter + 1, discard=(pile[0],), draw=tuple(pile[1:]),
                    color=card_color(pile[0]))
 
 
-def _on_starter_turned(state, e):
+def _on_starter_turned(state: State, e: dict[str, Any]) -> State:
     return state  # the starter is already on the discard pile; this event shows it
 
 
-def _on_direction_reversed(state, e):
+def _on_direction_reversed(state: State, e: dict[str, Any]) -> State:
     return replace(state, direction=-state.direction)
 
 
-def _on_turn_started(state, e):
+def _on_turn_started(state: State, e: dict[str, Any]) -> State:
     new = _blank(State)
     fields = new.__dict__
     fields.update(state.__dict__)
@@ -424,11 +428,11 @@ def _on_turn_started(state, e):
     return new
 
 
-def _on_color_named(state, e):
+def _on_color_named(state: State, e: dict[str, Any]) -> State:
     return _turn_move(state, e["seat"], color=e["color"], phase="play")
 
 
-def _on_card_played(state, e):
+def _on_card_played(state: State, e: dict[str, Any]) -> State:
     seat, card = e["seat"], e["card"]
     old = state.__dict__
     hands = old["hands"]
@@ -452,11 +456,11 @@ def _on_card_played(state, e):
     return new
 
 
-def _on_cards_drawn(state, e):
+def _on_cards_drawn(state: State, e: dict[str, Any]) -> State:
     seat, cards = e["seat"], e["cards"]
     hands = state.hands
     hand = sort_hand(hands[seat] + tuple(cards))
-    changes = {"hands": hands[:seat] + (hand,) + hands[seat + 1:], "draw": state.draw[len(cards):]}
+    changes: dict[str, Any] = {"hands": hands[:seat] + (hand,) + hands[seat + 1:], "draw": state.draw[len(cards):]}
     window = state.window
     if e["reason"] == "draw":  # a turn move, as in _turn_move
         window = changes["window"] = None
@@ -474,45 +478,45 @@ def _on_cards_drawn(state, e):
     return _evolve(state, changes)
 
 
-def _on_pile_reshuffled(state, e):
+def _on_pile_reshuffled(state: State, e: dict[str, Any]) -> State:
     return replace(state, counter=state.counter + 1, draw=state.draw + tuple(e["pile"]),
                    discard=state.discard[-1:])
 
 
-def _on_livol_called(state, e):
+def _on_livol_called(state: State, e: dict[str, Any]) -> State:
     seat = e["seat"]
     return replace(state, called=_set(state.called, seat, True),
                    window=None if state.window == seat else state.window)
 
 
-def _on_seat_caught(state, e):
+def _on_seat_caught(state: State, e: dict[str, Any]) -> State:
     return replace(state, window=None)
 
 
-def _on_wild_draw_four_accepted(state, e):
+def _on_wild_draw_four_accepted(state: State, e: dict[str, Any]) -> State:
     return _turn_move(state, e["seat"], w4=None)
 
 
-def _on_challenged(state, e):
+def _on_challenged(state: State, e: dict[str, Any]) -> State:
     state = _turn_move(state, e["seat"], w4=None)
     return replace(state, shown=(e["seat"], tuple(e["hand"])))
 
 
-def _on_round_scored(state, e):
+def _on_round_scored(state: State, e: dict[str, Any]) -> State:
     return replace(state, scores=tuple(e["scores"]), turn=None, phase="scored", pending=None,
                    window=None)
 
 
-def _on_seat_resigned(state, e):
+def _on_seat_resigned(state: State, e: dict[str, Any]) -> State:
     return replace(state, resigned=state.resigned + (e["seat"],))
 
 
-def _on_match_ended(state, e):
+def _on_match_ended(state: State, e: dict[str, Any]) -> State:
     return replace(state, over=True, turn=None, phase="over", window=None,
                    result={"ranking": [list(p) for p in e["ranking"]], "scores": list(e["scores"])})
 
 
-APPLY = {name[4:]: fn for name, fn in dict(globals()).items() if name.startswith("_on_")}
+APPLY: dict[str, Callable[..., State]] = {name[4:]: fn for name, fn in dict(globals()).items() if name.startswith("_on_")}
 
 
 # --------------------------------------------------------------------------
@@ -526,6 +530,7 @@ class _Record:
     never applied twice. The seat count and the direction are followed as events come."""
 
     __slots__ = ("_state", "_applied", "events", "seats", "direction")
+    events: list[dict[str, Any]]
 
     def __init__(self, state: State | None):
         self._state, self._applied, self.events = state, 0, []
@@ -540,12 +545,12 @@ class _Record:
             for event in events[self._applied:]:
                 st = APPLY[event["type"]](st, event)
             self._state, self._applied = st, len(events)
-        return self._state
+        return self._state  # type: ignore[return-value]
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
 
-    def reverse(self, event: dict) -> None:
+    def reverse(self, event: dict[str, Any]) -> None:
         """Emit ``direction_reversed`` and follow it."""
         self.emit(event)
         self.direction = -self.direction
@@ -582,7 +587,7 @@ class _Record:
         emitted = False
         while True:
             pile = self.state.draw
-            hit = next((i for i, c in enumerate(pile) if stops_drawing(c, top, color)), None)
+            hit = next((i for i, c in enumerate(pile) if stops_drawing(c, top, color)), None)  # type: ignore[arg-type]
             if hit is not None:
                 self.emit(_drawn(seat, list(pile[:hit + 1]), "draw", must_play=True))
                 return
@@ -637,7 +642,7 @@ class _Record:
         dealer = dealer_of_round(round_no, st.seats)
         self.emit({"type": "round_dealt", "round": round_no, "dealer": dealer, "deck": list(deck)})
         self.direction = 1
-        while starter_goes_back(self.state.top):
+        while starter_goes_back(self.state.top):  # type: ignore[arg-type]
             st = self.state
             pile = core.shuffled(st.seed, st.counter, st.discard + st.draw)
             self.emit({"type": "starter_reshuffled", "size": len(pile), "pile": pile})
@@ -651,7 +656,7 @@ class _Record:
         player names the colour, then plays normally."""
         st = self.state
         first = first_player(dealer, st.seats)
-        sym = card_symbol(st.top)
+        sym = card_symbol(st.top)  # type: ignore[arg-type]
         if sym == "+2":
             self.forced_draw(first, 2, "plus_two")
             self.start_turn(self.next_seat(first))
@@ -683,7 +688,7 @@ class _Record:
 
 
 def _drawn(seat: int, cards: list[str], reason: str, must_play: bool = False,
-           final: bool = False) -> dict:
+           final: bool = False) -> dict[str, Any]:
     e = {"type": "cards_drawn", "seat": seat, "count": len(cards), "cards": cards, "reason": reason}
     if must_play:
         e["must_play"] = True
@@ -692,7 +697,7 @@ def _drawn(seat: int, cards: list[str], reason: str, must_play: bool = False,
     return e
 
 
-def _illegal(code: str, message: str, rule: str | None = None):
+def _illegal(code: str, message: str, rule: str | None = None) -> NoReturn:
     raise IllegalMove(code, message, rule)
 
 
@@ -710,7 +715,8 @@ class Livol(core.Game):
         return list(DECK)
 
     # -- opening ---------------------------------------------------------
-    def start(self, seats, seed, options=None, deck=None) -> list[dict]:
+    def start(self, seats: int, seed: str, options: dict[str, Any] | None = None,
+              deck: list[str] | None = None) -> list[dict[str, Any]]:
         core.check_seats(seats, MIN_SEATS, MAX_SEATS, NAME)
         merged = core.check_options(options, OPTIONS, NAME)
         stacked = core.check_deck(deck, DECK, NAME)
@@ -723,11 +729,11 @@ class Livol(core.Game):
         rec.deal(1, stacked if stacked is not None else core.shuffled(seed, rec.state.counter, DECK))
         return rec.events
 
-    def apply(self, state, event):
+    def apply(self, state: State | None, event: dict[str, Any]) -> State:
         return APPLY[event["type"]](state, event)
 
     # -- moves -------------------------------------------------------------
-    def legal_moves(self, state: State, seat: int) -> list[dict]:
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         if state is None or state.over or not isinstance(seat, int) or not 0 <= seat < state.seats:
             return []
         moves = self._turn_moves(state, seat) if seat == state.turn else []
@@ -737,7 +743,7 @@ class Livol(core.Game):
             moves.append({"type": "catch", "target": state.window})
         return moves
 
-    def _turn_moves(self, st: State, seat: int) -> list[dict]:
+    def _turn_moves(self, st: State, seat: int) -> list[dict[str, Any]]:
         """The moves of the seat whose turn it is, by phase (``TURN_PHASES``): in ``play``,
         each playable card once (the hand is sorted: copies are neighbours) in all its
         forms (``PLAY_FORMS``), else the draw."""
@@ -751,10 +757,10 @@ class Livol(core.Game):
         if phase == "respond":
             return [{"type": "accept"}, {"type": "challenge"}]
         if phase == "drawn":
-            return [m.copy() for m in PLAY_FORMS[st.pending]]
+            return [m.copy() for m in PLAY_FORMS[st.pending]]  # type: ignore[index]
         return []
 
-    def play(self, state: State, seat: int, move) -> list[dict]:
+    def play(self, state: State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         kind = core.guard_move(move, MOVE_KEYS)
         if state is not None and state.over:
             _illegal("match_over", "the match is over")
@@ -764,7 +770,7 @@ class Livol(core.Game):
         MOVES[kind](self, rec, seat, move)
         return rec.events
 
-    def _move_resign(self, rec: _Record, seat: int, move: dict) -> None:
+    def _move_resign(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
         """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of
         turn; when it leaves one seat not resigned, the match ends at once with it first."""
         st = rec.state
@@ -780,7 +786,7 @@ class Livol(core.Game):
         if st.turn != seat:
             _illegal("not_your_turn", f"seat {seat} cannot {what}: it is seat {st.turn}'s turn", "L2")
 
-    def _move_play(self, rec: _Record, seat: int, move: dict) -> None:
+    def _move_play(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
         card, color, call = move.get("card"), move.get("color"), move.get("call", False)
         if not isinstance(card, str):
             _illegal("malformed_move", "a play names a 'card'")
@@ -809,7 +815,7 @@ class Livol(core.Game):
                 _illegal("color_required", f"name a colour for the {card}", "L4")
         elif color is not None:
             _illegal("malformed_move", f"only a Wild names a colour, not {card}", "L4")
-        if card not in PLAYABLE[st.top, st.color]:
+        if card not in PLAYABLE[st.top, st.color]:  # type: ignore[index]
             _illegal("card_does_not_match", f"{card} does not match {st.top} ({st.color})", "L4")
         event = {"type": "card_played", "seat": seat, "card": card, "call": call}
         if color is not None:
@@ -819,11 +825,11 @@ class Livol(core.Game):
         rec.emit(event)
         rec.after_play(seat, card, last)
 
-    def _move_draw(self, rec: _Record, seat: int, move: dict) -> None:
+    def _move_draw(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
         st = rec.state
         self._need_turn(st, seat, "draw")
         self._no_pending_obligation(st)
-        if not may_draw(st.hands[seat], st.top, st.color):
+        if not may_draw(st.hands[seat], st.top, st.color):  # type: ignore[arg-type]
             _illegal("playable_card_held", "no drawing while holding a playable card", "L6")
         rec.draw_until_playable(seat)
 
@@ -835,7 +841,7 @@ class Livol(core.Game):
         if st.phase == "drawn":
             _illegal("must_play_drawn_card", f"play the drawn {st.pending}", "L6")
 
-    def _move_color(self, rec: _Record, seat: int, move: dict) -> None:
+    def _move_color(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
         if move.get("color") not in COLORS:
             _illegal("malformed_move", f"a colour is one of {', '.join(COLORS)}", "L3")
         st = rec.state
@@ -844,13 +850,13 @@ class Livol(core.Game):
             _illegal("no_color_to_name", "a colour is named only for a Wild starter", "L3")
         rec.emit({"type": "color_named", "seat": seat, "color": move["color"]})
 
-    def _move_call(self, rec: _Record, seat: int, move: dict) -> None:
+    def _move_call(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
         st = rec.state
         if not may_call(st.hands[seat], st.called[seat]):
             _illegal("cannot_call", "only a seat holding one card that has not called may call", "L10")
         rec.emit({"type": "livol_called", "seat": seat})
 
-    def _move_catch(self, rec: _Record, seat: int, move: dict) -> None:
+    def _move_catch(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
         target = move.get("target")
         st = rec.state
         if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < st.seats:
@@ -860,7 +866,7 @@ class Livol(core.Game):
         rec.emit({"type": "seat_caught", "seat": seat, "target": target})
         rec.forced_draw(target, CATCH_PENALTY, "catch")
 
-    def _move_accept(self, rec: _Record, seat: int, move: dict) -> None:
+    def _move_accept(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
         st = rec.state
         self._need_turn(st, seat, "accept")
         if st.phase != "respond":
@@ -869,7 +875,7 @@ class Livol(core.Game):
         rec.forced_draw(seat, 4, "wild_draw_four")
         rec.start_turn(rec.next_seat(seat))
 
-    def _move_challenge(self, rec: _Record, seat: int, move: dict) -> None:
+    def _move_challenge(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
         """L9. On a challenge the Wild +4 player's hand is shown to the challenger alone. If
         the Wild +4 was unfair, its player draws 4 and the challenger then takes the turn
         normally under the named colour; if fair, the challenger draws 4 and loses the turn."""
@@ -877,7 +883,7 @@ class Livol(core.Game):
         self._need_turn(st, seat, "challenge")
         if st.phase != "respond":
             _illegal("nothing_to_challenge", "there is no Wild +4 to challenge", "L9")
-        player, hand, top, color = st.w4
+        player, hand, top, color = st.w4  # type: ignore[misc]
         fair = wild_draw_four_is_fair(hand, top, color)
         rec.emit({"type": "challenged", "seat": seat, "target": player, "fair": fair,
                   "hand": list(hand)})
@@ -905,19 +911,19 @@ class Livol(core.Game):
         if st.over:
             return []
         if st.window is None and 1 not in sizes:
-            return [st.turn] if st.phase in TURN_PHASES else []
+            return [st.turn] if st.phase in TURN_PHASES else []  # type: ignore[list-item]
         return [s for s in range(st.seats) if self._can_act(st, s)]
 
     def to_act(self, state: State) -> list[int]:
         """The seats with a move now (``view(state, None)["to_act"]``), without building a view."""
         return self._to_act(state, [len(h) for h in state.hands])
 
-    def score_order(self, options: dict | None) -> str:
+    def score_order(self, options: dict[str, Any] | None) -> ScoreOrder:
         """L14/L15: the round's winner scores the others' cards (most points win), or everyone scores
         their own hand (``own_hand``: fewest points win)."""
         return "lower" if (options or {}).get("variant") == "own_hand" else "higher"
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         f = state.__dict__  # the fields, read once each (called at every step of a game loop)
         n = f["seats"]
         mine = seat is not None and 0 <= seat < n
@@ -955,7 +961,7 @@ class Livol(core.Game):
             "hands": [list(h) for h in hands] if over else None,
         }
 
-    def redact(self, event: dict, seat: int | None) -> dict | None:
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
         t = event["type"]
         if t == "match_started":
             return {k: v for k, v in event.items() if k != "seed"}
@@ -972,11 +978,11 @@ class Livol(core.Game):
             return {k: v for k, v in event.items() if k != "hand"}
         return event
 
-    def outcome(self, state: State):
+    def outcome(self, state: State) -> dict[str, Any] | None:
         if state is None or not state.over:
             return None
-        return {"ranking": [list(p) for p in state.result["ranking"]],
-                "scores": list(state.result["scores"])}
+        return {"ranking": [list(p) for p in state.result["ranking"]],  # type: ignore[index]
+                "scores": list(state.result["scores"])}  # type: ignore[index]
 
     # -- protocol-test hooks ------------------------------------------------
     def all_cards(self, state: State) -> list[str]:
@@ -995,7 +1001,8 @@ class Livol(core.Game):
         return list(hidden.elements())
 
     # -- determinization (search bots: engine/bots/search.py) -------------------
-    def sample_state(self, view: dict, seat: int, rng, legal=None) -> State:
+    def sample_state(self, view: dict[str, Any], seat: int, rng: Random,
+                     legal: list[dict[str, Any]] | None = None) -> State:
         """A full state consistent with ``seat``'s ``view``: its own hand as shown, every
         public field copied, and the cards it cannot see (the other hands, the draw pile,
         the discards below the top, which the view only counts) dealt at random from the
@@ -1048,14 +1055,14 @@ class Livol(core.Game):
                 # another seat must play the card it drew: one of its sampled cards that fits
                 # (swapped in from the draw pile if none does)
                 playable = PLAYABLE[top, view["color"]]
-                fits = [c for c in hands[turn] if c in playable]
+                fits = [c for c in hands[turn] if c in playable]  # type: ignore[assignment]
                 if not fits:
                     draw_list = list(draw)
                     i = next((k for k, c in enumerate(draw_list) if c in playable), None)
                     if i is not None:
                         hands[turn][0], draw_list[i] = draw_list[i], hands[turn][0]
                         draw = tuple(draw_list)
-                        fits = [hands[turn][0]]
+                        fits = [hands[turn][0]]  # type: ignore[assignment]
                 pending = rng.choice(fits) if fits else None
         w4 = None
         if phase == "respond" and turn is not None:
@@ -1065,7 +1072,7 @@ class Livol(core.Game):
             w4 = (player, sort_hand(hands[player]), before, colour)
         return State(
             seats=n, seed=f"search-{rng.getrandbits(64):016x}", options=dict(view["options"]), counter=0,
-            round=view["round"], dealer=view["dealer"], hands=tuple(sort_hand(h) for h in hands),
+            round=view["round"], dealer=view["dealer"], hands=tuple(sort_hand(h) for h in hands),  # type: ignore[arg-type]
             draw=draw, discard=discard, color=view["color"], direction=direction, turn=turn,
             phase=phase, pending=pending,
             called=tuple(view["called"]), window=view["catchable"], w4=w4,
@@ -1078,4 +1085,4 @@ MOVES = {kind: getattr(Livol, f"_move_{kind}") for kind in MOVE_KEYS}
 
 #: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
 GAME = "livol"
-game = Livol()
+game: SearchableGame = Livol()  # checked against the engine contract (engine.protocol)

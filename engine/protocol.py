@@ -80,7 +80,7 @@ def fits(value: Any, kind: str) -> bool:
 def event_problem(event: Event, declared: dict[str, dict[str, str]]) -> str | None:
     """What is wrong with ``event`` against its game's ``EVENTS`` (None: it fits): an undeclared type,
     an undeclared key, a missing key that may not be absent, or a value of the wrong type."""
-    keys = declared.get(event.get("type"))
+    keys = declared.get(event.get("type"))  # type: ignore[arg-type]  # no "type": None, undeclared
     if keys is None:
         return f"undeclared event type {event.get('type')!r}"
     allowed = {key.rstrip("?"): kind for key, kind in keys.items()}
@@ -107,7 +107,7 @@ class Game(Protocol):
     def cards(self) -> list[str]:
         """Every physical card as a code, copies repeated, in a fixed canonical order."""
 
-    def start(self, seats: int, seed: str, options: dict | None = None,
+    def start(self, seats: int, seed: str, options: dict[str, Any] | None = None,
               deck: list[str] | None = None) -> list[Event]:
         """The opening events: the match started and its first round dealt. ``ValueError`` for
         unknown or out-of-bounds options, a seat count outside the game's range or a bad deck."""
@@ -136,7 +136,7 @@ class Game(Protocol):
     def to_act(self, state: Any) -> list[int]:
         """The seats of ``view(state, None)["to_act"]``, without building a view."""
 
-    def score_order(self, options: dict | None) -> ScoreOrder:
+    def score_order(self, options: dict[str, Any] | None) -> ScoreOrder:
         """Which way ``outcome``'s scores rank for these options."""
 
 

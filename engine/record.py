@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import datetime, timezone
+from typing import Any
 
 GENESIS_HASH = "0" * 64
 
@@ -41,7 +42,7 @@ STORE_EVENT_KEYS = {
 }
 
 
-def canonical(value) -> str:
+def canonical(value: Any) -> str:
     """JSON with sorted keys, no spaces, UTF-8 kept as is: one text for one value."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -51,7 +52,7 @@ def event_time(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
-def event_hash(*, prev_hash: str, match_id: int, seq: int, payload: dict, seat: int | None, move: dict | None,
+def event_hash(*, prev_hash: str, match_id: int, seq: int, payload: dict[str, Any], seat: int | None, move: dict[str, Any] | None,
                at: str | None = None, chain_version: int = 2) -> str:
     """SHA-256 over the previous hash and this event's whole content. Chain version 2 covers the
     event's time too (``at``, as ``event_time`` writes it), so nobody can move an event in time

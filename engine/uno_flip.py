@@ -61,11 +61,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine import core
 from engine.core import IllegalMove
-from engine.protocol import SHARED_EVENTS
+from engine.protocol import SHARED_EVENTS, ScoreOrder, SearchableGame
+
+if TYPE_CHECKING:
+    from random import Random
 
 # --------------------------------------------------------------------------
 # The shape of the game, as data
@@ -222,7 +225,7 @@ class State:
     everyone saw at the last round's end until the next round's first move.
     """
     seats: int
-    options: dict
+    options: dict[str, Any]
     seed: str
     version: str
     counter: int = 0
@@ -230,21 +233,21 @@ class State:
     round: int = 0
     dealer: int = 0
     side: int = LIGHT
-    hands: tuple = ()
-    draw: tuple = ()
-    discard: tuple = ()
+    hands: tuple[tuple[str, ...], ...] = ()
+    draw: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
     color: str | None = None
     direction: int = 1
     turn: int | None = None
     phase: str = "play"
     drawn: str | None = None
-    pending: tuple | None = None
-    called: tuple = ()
+    pending: tuple[Any, ...] | None = None
+    called: tuple[bool, ...] = ()
     window: int | None = None
-    shown: tuple | None = None
-    scores: tuple = ()
-    revealed: tuple = ()
-    resigned: tuple = ()          # seats, in the order they resigned
+    shown: tuple[Any, ...] | None = None
+    scores: tuple[int, ...] = ()
+    revealed: tuple[Any, ...] = ()
+    resigned: tuple[int, ...] = ()          # seats, in the order they resigned
 
 
 # --------------------------------------------------------------------------
@@ -306,13 +309,13 @@ def draw_is_possible(state: State) -> bool:
     return bool(state.draw) or len(state.discard) > 1
 
 
-def wild_draw_is_fair(hand: tuple, prior_colour: str | None, side: int) -> bool:
+def wild_draw_is_fair(hand: tuple[str, ...], prior_colour: str | None, side: int) -> bool:
     """F8/F10. Fair only when, apart from the card played, the hand holds no card whose active face
     has the colour in force before the play (Wilds do not count; a matching number or action is allowed)."""
     return not any(FACES[active(c, side)].colour == prior_colour for c in hand)
 
 
-def flip_turns_over(discard: tuple, draw: tuple) -> tuple[tuple, tuple]:
+def flip_turns_over(discard: tuple[str, ...], draw: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """F9. The discard pile is turned over as a stack (the Flip just played goes to the bottom; the old
     bottom card's other face is the new top), the draw pile is turned over as a stack (its old bottom
     card becomes the top), and every hand is turned."""
@@ -351,19 +354,19 @@ def card_points(face: str) -> int:
     return FACES[face].points
 
 
-def match_is_won(scores: tuple, target: int) -> bool:
+def match_is_won(scores: tuple[int, ...], target: int) -> bool:
     """F16. The first seat to reach 500 (a club option) wins the match."""
     return MATCH_FORMAT(target).is_over(scores)
 
 
-def ranking(scores: tuple, target: int, resigned: tuple = ()) -> list[list[int]]:
+def ranking(scores: tuple[int, ...], target: int, resigned: tuple[int, ...] = ()) -> list[list[int]]:
     """F16. The others rank by points, most first, equal points sharing a place.
     ENGINE.md "Resigning": resigned seats rank below all others, the latest to resign best
     among them."""
     return core.rank_with_resignations(MATCH_FORMAT(target).ranking(scores), resigned)
 
 
-def resigning_ends_match(seats: int, resigned: tuple) -> bool:
+def resigning_ends_match(seats: int, resigned: tuple[int, ...]) -> bool:
     """ENGINE.md: when resigning leaves one seat not resigned, the match ends at once with it first."""
     return core.last_standing(range(seats), resigned)
 
@@ -378,7 +381,7 @@ def _next(state: State, seat: int, direction: int | None = None) -> int:
     return core.next_seat(seat, state.seats, state.direction if direction is None else direction)
 
 
-def _with_hand(state: State, seat: int, hand: tuple) -> dict:
+def _with_hand(state: State, seat: int, hand: tuple[str, ...]) -> dict[str, Any]:
     """The fields that change with one hand; a call lapses at more than one card (F12)."""
     hands = list(state.hands)
     hands[seat] = hand
@@ -387,27 +390,27 @@ def _with_hand(state: State, seat: int, hand: tuple) -> dict:
     return {"hands": tuple(hands), "called": tuple(called)}
 
 
-def _remove_one(hand: tuple, card: str) -> tuple:
+def _remove_one(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     i = hand.index(card)
     return hand[:i] + hand[i + 1:]
 
 
-def _starter_fields(starter: str) -> dict:
+def _starter_fields(starter: str) -> dict[str, Any]:
     face = FACES[active(starter, LIGHT)]
     return {"color": face.colour, "phase": "color" if face.wild else "play"}
 
 
-def _clear_shown(state: State, seat: int):
+def _clear_shown(state: State, seat: int) -> tuple[Any, ...] | None:
     return None if state.shown is not None and state.shown[0] == seat else state.shown
 
 
-def _a_match_started(s, e):
+def _a_match_started(s: State | None, e: dict[str, Any]) -> State:
     n = e["seats"]
     return State(seats=n, options=dict(e["options"]), seed=e["seed"], version=e["deck_version"],
                  hands=((),) * n, called=(False,) * n, scores=(0,) * n)
 
 
-def _a_round_dealt(s, e):
+def _a_round_dealt(s: State, e: dict[str, Any]) -> dict[str, Any]:
     deck, n = e["deck"], s.seats
     hands = tuple(tuple(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(n))
     starter = deck[n * HAND_SIZE]
@@ -417,17 +420,17 @@ def _a_round_dealt(s, e):
                 shown=None, **_starter_fields(starter))
 
 
-def _a_starter_reshuffled(s, e):
+def _a_starter_reshuffled(s: State, e: dict[str, Any]) -> dict[str, Any]:
     pile = e["pile"]
     return dict(counter=s.counter + 1, discard=(pile[0],), draw=tuple(pile[1:]),
                 revealed=s.revealed + (e["card"],), **_starter_fields(pile[0]))
 
 
-def _a_color_named(s, e):
+def _a_color_named(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(color=e["color"], phase="play", window=None, shown=_clear_shown(s, e["seat"]))
 
 
-def _a_card_played(s, e):
+def _a_card_played(s: State, e: dict[str, Any]) -> dict[str, Any]:
     seat, card = e["seat"], e["card"]
     hand = _remove_one(s.hands[seat], card)
     fields = _with_hand(s, seat, hand)
@@ -443,68 +446,68 @@ def _a_card_played(s, e):
                 window=seat if len(hand) == 1 else None, shown=_clear_shown(s, seat), **fields)
 
 
-def _a_direction_reversed(s, e):
+def _a_direction_reversed(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(direction=e["direction"], turn=e["turn"])
 
 
-def _a_turn_moved(s, e):
+def _a_turn_moved(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(turn=e["turn"])
 
 
-def _a_table_flipped(s, e):
+def _a_table_flipped(s: State, e: dict[str, Any]) -> dict[str, Any]:
     discard, draw = flip_turns_over(s.discard, s.draw)
     return dict(side=SIDE_NAMES.index(e["side"]), discard=discard, draw=draw, color=e["color"])
 
 
-def _a_card_drawn(s, e):
+def _a_card_drawn(s: State, e: dict[str, Any]) -> dict[str, Any]:
     seat = e["seat"]
     fields = _with_hand(s, seat, s.hands[seat] + (e["card"],))
     return dict(draw=s.draw[1:], phase="drawn", drawn=e["card"], window=None,
                 shown=_clear_shown(s, seat), **fields)
 
 
-def _a_cards_drawn(s, e):
+def _a_cards_drawn(s: State, e: dict[str, Any]) -> dict[str, Any]:
     seat, cards = e["seat"], tuple(e["cards"])
     return dict(draw=s.draw[len(cards):], **_with_hand(s, seat, s.hands[seat] + cards))
 
 
-def _a_discards_reshuffled(s, e):
+def _a_discards_reshuffled(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(counter=s.counter + 1, draw=s.draw + tuple(e["pile"]), discard=s.discard[-1:])
 
 
-def _a_turn_passed(s, e):
+def _a_turn_passed(s: State, e: dict[str, Any]) -> dict[str, Any]:
     seat = e["seat"]
     return dict(turn=_next(s, seat), phase="play", drawn=None, window=None, shown=_clear_shown(s, seat))
 
 
-def _a_challenged(s, e):
+def _a_challenged(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(phase="play", pending=None, window=None, shown=(e["seat"], tuple(e["hand"])))
 
 
-def _a_accepted(s, e):
+def _a_accepted(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(phase="play", pending=None, window=None, shown=_clear_shown(s, e["seat"]))
 
 
-def _a_uno_called(s, e):
+def _a_uno_called(s: State, e: dict[str, Any]) -> dict[str, Any]:
     called = list(s.called)
     called[e["seat"]] = True
     return dict(called=tuple(called))
 
 
-def _a_uno_caught(s, e):
+def _a_uno_caught(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(window=None)
 
 
-def _a_round_scored(s, e):
+def _a_round_scored(s: State, e: dict[str, Any]) -> dict[str, Any]:
     everything = tuple(c for hand in s.hands for c in hand) + s.discard[-1:]
     return dict(scores=tuple(e["scores"]), phase="scored", turn=None, revealed=everything)
 
 
-def _a_seat_resigned(s, e):
+def _a_seat_resigned(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(resigned=s.resigned + (e["seat"],))
 
 
-def _a_match_ended(s, e):
+def _a_match_ended(s: State, e: dict[str, Any]) -> dict[str, Any]:
     return dict(scores=tuple(e["scores"]), phase="over", turn=None, pending=None, shown=None, window=None)
 
 
@@ -534,7 +537,7 @@ _MOVE_EVENTS = frozenset({"card_played", "card_drawn", "turn_passed", "color_nam
                           "accepted", "uno_called", "uno_caught"})
 
 
-def _apply(state: State | None, event: dict) -> State:
+def _apply(state: State | None, event: dict[str, Any]) -> State:
     """One event on a state: a new state built from the old one's fields and the event's changes."""
     if state is None:
         return replace(_a_match_started(None, event), n_events=1)
@@ -557,10 +560,10 @@ class _Batch:
     """The events of one call, applied to a scratch state as they are recorded."""
 
     def __init__(self, state: State | None):
-        self.state = state
-        self.events: list[dict] = []
+        self.state: State = state  # type: ignore[assignment]  # None only until start's first event
+        self.events: list[dict[str, Any]] = []
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
         self.state = _apply(self.state, event)
 
@@ -635,10 +638,10 @@ def _start_card(b: _Batch) -> None:
     kind = FACES[active(s.discard[-1], LIGHT)].kind
     first = s.turn
     if kind == "+1":
-        _draw(b, first, "draw_one", 1)
-        b.emit({"type": "turn_skipped", "seat": first, "turn": _next(s, first)})
+        _draw(b, first, "draw_one", 1)  # type: ignore[arg-type]
+        b.emit({"type": "turn_skipped", "seat": first, "turn": _next(s, first)})  # type: ignore[arg-type]
     elif kind == "skip" or (kind == "rev" and reverse_acts_as_skip(s.seats)):
-        b.emit({"type": "turn_skipped", "seat": first, "turn": _next(s, first)})
+        b.emit({"type": "turn_skipped", "seat": first, "turn": _next(s, first)})  # type: ignore[arg-type]
     elif kind == "rev":
         b.emit({"type": "direction_reversed", "direction": -1, "turn": s.dealer})
 
@@ -728,7 +731,7 @@ def _malformed(message: str) -> IllegalMove:
     return IllegalMove("malformed_move", message)
 
 
-def _resolve_card(s: State, seat: int, code) -> str:
+def _resolve_card(s: State, seat: int, code: Any) -> str:
     """The physical card a move names: an active face or a ``light/dark`` code (F7, F4)."""
     if not isinstance(code, str):
         raise _malformed("card must be a card code")
@@ -759,7 +762,7 @@ def _require_turn(s: State, seat: int, what: str) -> None:
         raise IllegalMove("must_answer_challenge", f"seat {seat} must challenge or accept the wild draw", "F11")
 
 
-def _move_play(b: _Batch, seat: int, move: dict) -> None:
+def _move_play(b: _Batch, seat: int, move: dict[str, Any]) -> None:
     s = b.state
     _require_turn(s, seat, "play")
     call = move.get("call", False)
@@ -789,7 +792,7 @@ def _move_play(b: _Batch, seat: int, move: dict) -> None:
     _card_effect(b, seat, face, colour)
 
 
-def _check_colour(colour, side: int, rule: str) -> None:
+def _check_colour(colour: Any, side: int, rule: str) -> None:
     if colour is None:
         raise IllegalMove("color_required", "name a colour", rule)
     if not isinstance(colour, str):
@@ -799,7 +802,7 @@ def _check_colour(colour, side: int, rule: str) -> None:
                           f"({', '.join(COLOURS[side])})", rule)
 
 
-def _move_draw(b: _Batch, seat: int, move: dict) -> None:
+def _move_draw(b: _Batch, seat: int, move: dict[str, Any]) -> None:
     """F7. A player may also draw although holding a playable card; after drawing, the only moves are
     playing the drawn card (if it matches) or passing."""
     s = b.state
@@ -814,7 +817,7 @@ def _move_draw(b: _Batch, seat: int, move: dict) -> None:
     b.emit({"type": "card_drawn", "seat": seat, "card": card, "back": inactive(card, b.state.side)})
 
 
-def _move_pass(b: _Batch, seat: int, move: dict) -> None:
+def _move_pass(b: _Batch, seat: int, move: dict[str, Any]) -> None:
     """F7. The turn never passes by itself. If nothing can be drawn, a player with no playable card passes."""
     s = b.state
     _require_turn(s, seat, "pass")
@@ -823,7 +826,7 @@ def _move_pass(b: _Batch, seat: int, move: dict) -> None:
     b.emit({"type": "turn_passed", "seat": seat})
 
 
-def _move_color(b: _Batch, seat: int, move: dict) -> None:
+def _move_color(b: _Batch, seat: int, move: dict[str, Any]) -> None:
     """F6. Wild: the first player names the colour (a ``color`` move), then takes the turn."""
     s = b.state
     if s.phase != "color":
@@ -833,14 +836,14 @@ def _move_color(b: _Batch, seat: int, move: dict) -> None:
     b.emit({"type": "color_named", "seat": seat, "color": move["color"]})
 
 
-def _move_call(b: _Batch, seat: int, move: dict) -> None:
+def _move_call(b: _Batch, seat: int, move: dict[str, Any]) -> None:
     """F12 (L10). A separate call is legal for a seat holding exactly one card that has not called."""
     if not _may_call(b.state, seat):
         raise IllegalMove("cannot_call", f"seat {seat} does not hold one uncalled card", "F12")
     b.emit({"type": "uno_called", "seat": seat})
 
 
-def _move_catch(b: _Batch, seat: int, move: dict) -> None:
+def _move_catch(b: _Batch, seat: int, move: dict[str, Any]) -> None:
     """F12 (L10). Any other seat may catch a seat that holds one card and has not called, until the
     window closes; the caught seat draws 2."""
     s = b.state
@@ -853,7 +856,7 @@ def _move_catch(b: _Batch, seat: int, move: dict) -> None:
     _draw(b, target, "caught", uno_penalty())
 
 
-def _move_answer(b: _Batch, seat: int, move: dict) -> None:
+def _move_answer(b: _Batch, seat: int, move: dict[str, Any]) -> None:
     """F11. Challenge of Wild Draw Two or Wild Draw Color, by the next player only; the challenger is
     shown the challenged hand. Guilty: the player who played it draws instead, and the challenger then
     takes the turn under the named colour. Innocent: the challenger draws 4 or until the named colour
@@ -862,18 +865,18 @@ def _move_answer(b: _Batch, seat: int, move: dict) -> None:
     if s.phase != "challenge":
         raise IllegalMove("nothing_to_challenge", "no wild draw awaits an answer", "F11")
     _require_turn(s, seat, move["type"])
-    player, face, prior, hand = s.pending
+    player, face, prior, hand = s.pending  # type: ignore[misc]
     kind = FACES[face].kind
     named = s.color
     if move["type"] == "accept":
         b.emit({"type": "accepted", "seat": seat, "target": player})
-        _wild_draw(b, seat, kind, named)
+        _wild_draw(b, seat, kind, named)  # type: ignore[arg-type]
         b.emit({"type": "turn_skipped", "seat": seat, "turn": _next(s, seat)})
         return
     guilty = not wild_draw_is_fair(hand, prior, s.side)
     b.emit({"type": "challenged", "seat": seat, "target": player, "guilty": guilty, "hand": list(hand)})
     if guilty:
-        _wild_draw(b, player, kind, named, cause="challenge")
+        _wild_draw(b, player, kind, named, cause="challenge")  # type: ignore[arg-type]
         return
     count, extra = challenge_penalty(kind)
     if kind == "W+2":
@@ -892,7 +895,7 @@ def _wild_draw(b: _Batch, seat: int, kind: str, colour: str, cause: str | None =
         _draw(b, seat, cause or "wild_draw_color", until=colour)
 
 
-def _move_resign(b: _Batch, seat: int, move: dict) -> None:
+def _move_resign(b: _Batch, seat: int, move: dict[str, Any]) -> None:
     """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn; when it
     leaves one seat not resigned, the match ends at once with it first."""
     s = b.state
@@ -933,14 +936,14 @@ def _playable(s: State, seat: int) -> list[str]:
     top = faces[s.discard[-1]]
     colour, kind = s.color, (None if top.wild else top.kind)
     cards = (s.drawn,) if s.phase == "drawn" else dict.fromkeys(s.hands[seat])
-    return [c for c in cards if (f := faces[c]).colour is None or f.colour == colour or f.kind == kind]
+    return [c for c in cards if (f := faces[c]).colour is None or f.colour == colour or f.kind == kind]  # type: ignore[misc,index]
 
 
 def _card_names(s: State, seat: int, cards: list[str]) -> dict[str, str]:
     """How a move names each of ``cards``: the bare active face, unless another held card shares it
     with another back; then the physical ``light/dark`` code (F4)."""
     faces = FACE_ON[s.side]
-    wanted = {faces[c].code: set() for c in cards}
+    wanted: dict[str, set[str]] = {faces[c].code: set() for c in cards}
     for card in s.hands[seat]:
         face = faces[card].code
         if face in wanted:
@@ -961,7 +964,7 @@ class UnoFlip(core.Game):
     def cards(self) -> list[str]:
         return list(pairing_table(DECK_VERSION))
 
-    def start(self, seats: int, seed: str, options: dict | None = None, deck: list[str] | None = None) -> list[dict]:
+    def start(self, seats: int, seed: str, options: dict[str, Any] | None = None, deck: list[str] | None = None) -> list[dict[str, Any]]:
         seat_count_is_allowed(seats)
         if not isinstance(seed, str):
             raise ValueError(f"{NAME}: the seed is a string")
@@ -973,10 +976,10 @@ class UnoFlip(core.Game):
         _deal(b, 1, deck)
         return b.events
 
-    def apply(self, state: State | None, event: dict) -> State:
+    def apply(self, state: State | None, event: dict[str, Any]) -> State:
         return _apply(state, event)
 
-    def play(self, state: State, seat: int, move: dict) -> list[dict]:
+    def play(self, state: State, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
         kind = core.guard_move(move, _MOVE_KEYS)
         if state.phase == "over":
             raise IllegalMove("match_over", "the match is over", "F16")
@@ -992,11 +995,11 @@ class UnoFlip(core.Game):
                     "ranking": ranking(tuple(scores), state.options["target"], b.state.resigned)})
         return b.events
 
-    def legal_moves(self, state: State, seat: int) -> list[dict]:
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         s = state
         if not _running(s) or not isinstance(seat, int) or not 0 <= seat < s.seats:
             return []
-        moves: list[dict] = []
+        moves: list[dict[str, Any]] = []
         if s.turn == seat:
             if s.phase == "color":
                 moves += [{"type": "color", "color": c} for c in COLOURS[s.side]]
@@ -1016,7 +1019,7 @@ class UnoFlip(core.Game):
         return moves
 
     @staticmethod
-    def _card_moves(s: State, seat: int) -> list[dict]:
+    def _card_moves(s: State, seat: int) -> list[dict[str, Any]]:
         moves = []
         hand = s.hands[seat]
         flags = (False, True) if len(hand) == 2 else (False,)
@@ -1026,6 +1029,7 @@ class UnoFlip(core.Game):
         for card in playable:
             name = names[card]
             face = faces[card]
+            colours: str | tuple[None]  # a side's colour letters, or no colour
             if face.wild:
                 colours = COLOURS[s.side]
             elif face.kind == "flip" and len(hand) > 1 and _flip_turns_up_wild(s):
@@ -1034,7 +1038,7 @@ class UnoFlip(core.Game):
                 colours = (None,)
             for call in flags:
                 for colour in colours:
-                    move = {"type": "play", "card": name}
+                    move: dict[str, Any] = {"type": "play", "card": name}
                     if colour is not None:
                         move["color"] = colour
                     if call:
@@ -1055,11 +1059,11 @@ class UnoFlip(core.Game):
         """The seats with a move now (``view(state, None)["to_act"]``), without building a view."""
         return self._to_act(state)
 
-    def score_order(self, options: dict | None) -> str:
+    def score_order(self, options: dict[str, Any] | None) -> ScoreOrder:
         """F15/F16: the round's winner scores the others' cards; most points win."""
         return "higher"
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         s = state
         over = s.phase == "over"
         side = s.side
@@ -1074,7 +1078,7 @@ class UnoFlip(core.Game):
             "seats": s.seats,
             "over": over,
             "outcome": self.outcome(s),
-            "hand": sorted(s.hands[seat], key=sort_key) if own else [],
+            "hand": sorted(s.hands[seat], key=sort_key) if own else [],  # type: ignore[index]
             "top": active(s.discard[-1], side) if s.discard else None,
             "color": s.color,
             "hand_sizes": [len(h) for h in s.hands],
@@ -1096,7 +1100,7 @@ class UnoFlip(core.Game):
             view["hands"] = [sorted(h, key=sort_key) for h in s.hands]
         return view
 
-    def redact(self, event: dict, seat: int | None) -> dict | None:
+    def redact(self, event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
         kind = event["type"]
         if kind == "match_started":
             return {k: v for k, v in event.items() if k != "seed"}
@@ -1121,7 +1125,7 @@ class UnoFlip(core.Game):
             return {k: v for k, v in event.items() if k != "hand"}
         return event
 
-    def outcome(self, state: State) -> dict | None:
+    def outcome(self, state: State) -> dict[str, Any] | None:
         if state is None or state.phase != "over":
             return None
         return {"ranking": ranking(state.scores, state.options["target"], state.resigned),
@@ -1153,7 +1157,8 @@ class UnoFlip(core.Game):
 
     # ---- determinization (search bots: engine/bots/search.py) -----------------
 
-    def sample_state(self, view: dict, seat: int, rng, legal: list[dict] | None = None) -> State:
+    def sample_state(self, view: dict[str, Any], seat: int, rng: Random,
+                     legal: list[dict[str, Any]] | None = None) -> State:
         """A full state consistent with ``seat``'s ``view``. Its own hand as shown (both
         faces); every other hand holds, for each inactive face the view shows in its
         ``backs``, a physical card with that back (F5: the backs are public, so they narrow
@@ -1188,7 +1193,7 @@ class UnoFlip(core.Game):
         # the demands on each back: every other seat's backs and the draw pile's top
         hands: list[list[str]] = [[] for _ in range(n)]
         hands[seat] = hand
-        demand: Counter = Counter()
+        demand: Counter[str] = Counter()
         for s in range(n):
             if s != seat:
                 demand.update(view["backs"][s])
@@ -1241,7 +1246,7 @@ class UnoFlip(core.Game):
         if flip is not None and below > 0:
             wants_wild = "color" in flip
             if FACES[inactive(rest[0], side)].wild != wants_wild:
-                k = next((i for i, c in enumerate(rest) if FACES[inactive(c, side)].wild == wants_wild), None)
+                k = next((i for i, c in enumerate(rest) if FACES[inactive(c, side)].wild == wants_wild), None)  # type: ignore[assignment]
                 if k is not None:
                     rest[0], rest[k] = rest[k], rest[0]
         discard = tuple(rest[:below]) + ((top,) if top is not None else ())
@@ -1289,4 +1294,4 @@ def _held(hand: list[str], name: str, side: int) -> str:
 
 #: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
 GAME = "uno_flip"
-game = UnoFlip()
+game: SearchableGame = UnoFlip()  # checked against the engine contract (engine.protocol)

@@ -19,18 +19,22 @@ import hashlib
 import hmac
 import importlib
 import random as _random
+from typing import Any, Callable
 
 from engine.bots.random_policy import random_policy
+
+#: A bot: (view, legal moves, rng, must_act) -> its move, or None to let optional moves go.
+Policy = Callable[[dict[str, Any], list[dict[str, Any]], _random.Random, bool], dict[str, Any] | None]
 
 POLICY_NAMES = ("random", "greedy", "search-easy", "search", "search-strong")
 #: The search levels (a subset of ``POLICY_NAMES``).
 SEARCH_LEVELS = ("search-easy", "search", "search-strong")
 
 
-def policies_for(game: str) -> dict:
+def policies_for(game: str) -> dict[str, Policy]:
     try:
         module = importlib.import_module(f"engine.bots.{game}")
-        found = dict(getattr(module, "POLICIES", {}))
+        found: dict[str, Policy] = dict(getattr(module, "POLICIES", {}))
     except ModuleNotFoundError:
         found = {}
     found.setdefault("random", random_policy)
@@ -52,8 +56,8 @@ def levels_for(game: str) -> tuple[str, ...]:
     return tuple(level for level in POLICY_NAMES if level in have)
 
 
-def choose(game: str, policy: str, view: dict, legal: list[dict],
-           rng: _random.Random, must_act: bool) -> dict | None:
+def choose(game: str, policy: str, view: dict[str, Any], legal: list[dict[str, Any]],
+           rng: _random.Random, must_act: bool) -> dict[str, Any] | None:
     if not legal:
         return None
     table = policies_for(game)
@@ -83,7 +87,7 @@ def bot_rng(key: int | str, position: int, seat: int) -> _random.Random:
     return _random.Random(f"{key}:{position}:{seat}")
 
 
-def bot_move(game: str, key: int | str, position: int, state, seat: int, policy: str) -> dict | None:
+def bot_move(game: str, key: int | str, position: int, state: Any, seat: int, policy: str) -> dict[str, Any] | None:
     """The move ``policy`` makes for ``seat`` at ``position`` of the match whose bot key is ``key``
     (``bot_rng``), from the seat's own view and legal moves only; None when it lets optional moves go
     (a seat holding the turn always moves)."""

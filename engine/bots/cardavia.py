@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from engine.cardavia import CHOPPERS, FOOL, PASSERS, RANK, cards
 
@@ -23,7 +24,7 @@ DECK = Counter(cards())
 KEEP, ASK = {"type": "keep"}, {"type": "ask"}
 
 
-def _p_lose(card: str, known: list[str], unknown: int, pool: Counter) -> float:
+def _p_lose(card: str, known: list[str], unknown: int, pool: Counter[str]) -> float:
     """Chance that ``card`` pays at settlement against ``known`` other cards and ``unknown``
     face-down ones drawn from ``pool``."""
     if card == FOOL:
@@ -39,7 +40,7 @@ def _p_lose(card: str, known: list[str], unknown: int, pool: Counter) -> float:
     return (safe_for_them / total) ** unknown
 
 
-def _expected_ask(card: str, met: str | None, known: list[str], unknown: int, pool: Counter,
+def _expected_ask(card: str, met: str | None, known: list[str], unknown: int, pool: Counter[str],
                   from_stock: bool) -> float:
     """Expected lives lost by asking, the met card known (``met``, not in ``known``) or
     drawn from ``pool``."""
@@ -67,7 +68,7 @@ def _expected_ask(card: str, met: str | None, known: list[str], unknown: int, po
     return expected / total
 
 
-def _knowledge(view: dict) -> tuple[list[str], Counter]:
+def _knowledge(view: dict[str, Any]) -> tuple[list[str], Counter[str]]:
     """The other participants' cards we know, and the pool of cards we do not."""
     seat = view["seat"]
     received, with_others = [], []
@@ -91,7 +92,7 @@ def _knowledge(view: dict) -> tuple[list[str], Counter]:
     return known, +pool
 
 
-def sensible(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
+def sensible(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, must_act: bool) -> dict[str, Any] | None:
     if not legal:
         return None
     card = view["hand"][0]

@@ -4,15 +4,16 @@ pass returning every card but the wilds (none of them fits anywhere now)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.iota import INDEX, WILDS, face_value, view_scorer
 
 
-def _wilds(move: dict) -> int:
+def _wilds(move: dict[str, Any]) -> int:
     return sum(p["card"] in WILDS for p in move["cards"])
 
 
-def greedy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
+def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, must_act: bool) -> dict[str, Any] | None:
     if not legal:
         return None
     recycles = [m for m in legal if m["type"] == "recycle"]
@@ -23,10 +24,10 @@ def greedy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) ->
     if plays:
         score = view_scorer(view)
         if view.get("variant") == "kids":
-            def key(m):
+            def key(m: dict[str, Any]) -> tuple[int, int]:
                 return (len(m["cards"]), -_wilds(m))
         else:
-            def key(m):
+            def key(m: dict[str, Any]) -> tuple[int, int]:
                 return (score(m["cards"]), -_wilds(m))
         keyed = [(key(m), m) for m in plays]
         best = max(k for k, _ in keyed)

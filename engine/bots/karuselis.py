@@ -8,29 +8,30 @@ turn; otherwise the least valuable trail. A sweep is kept for a table worth it
 from __future__ import annotations
 
 import random
+from typing import Any, Iterable
 
 from engine.karuselis import CARD_POINTS, card_value
 
 SWEEP_WORTH = (2, 4)  # (points, cards) that make a sweep worth the broom
 
 
-def worth(cards) -> tuple[int, int, int]:
+def worth(cards: Iterable[str]) -> tuple[int, int, int]:
     """(K13 card points, spades, cards) of a bunch of codes."""
     cards = list(cards)
     return (sum(CARD_POINTS.get(c, 0) for c in cards), sum(1 for c in cards if c.endswith("S")), len(cards))
 
 
-def _taken(move: dict, builds: dict) -> list[str]:
+def _taken(move: dict[str, Any], builds: dict[str, Any]) -> list[str]:
     items = [x for g in move.get("groups") or move.get("onto") or [] for x in (g if isinstance(g, list) else [g])]
     return [c for x in items for c in builds.get(x, [x])]
 
 
-def greedy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
+def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, must_act: bool) -> dict[str, Any] | None:
     if not legal:
         return None
     builds = {b["id"]: b["cards"] for b in view["table"]["builds"]}
     table = list(view["table"]["cards"]) + [c for cards in builds.values() for c in cards]
-    by_type: dict[str, list[dict]] = {}
+    by_type: dict[str, list[dict[str, Any]]] = {}
     for move in legal:
         by_type.setdefault(move["type"], []).append(move)
     options = [(worth([m["card"], *_taken(m, builds)]), m) for m in by_type.get("capture", [])]

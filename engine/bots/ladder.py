@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from engine import registry
 from engine.bots import POLICY_NAMES, bot_rng, choose
@@ -49,7 +50,7 @@ class Row:
     matches: int
     first: float                      # first places of ``level`` (a shared one counts half)
     opponent_first: float
-    timing: dict = field(default_factory=dict)   # policy -> Timing
+    timing: dict[str, Timing] = field(default_factory=dict)   # policy -> Timing
 
     @property
     def share(self) -> float:
@@ -78,8 +79,8 @@ def seating(levels: tuple[str, str], seats: int, match: int) -> list[str]:
     return [levels[(first + s) % 2] for s in range(seats)]
 
 
-def play_match(game_name: str, policies: list[str], seed: str, match_id: str, options: dict | None = None,
-               timing: dict | None = None, max_steps: int = 200_000) -> dict:
+def play_match(game_name: str, policies: list[str], seed: str, match_id: str, options: dict[str, Any] | None = None,
+               timing: dict[str, Timing] | None = None, max_steps: int = 200_000) -> dict[str, Any]:
     """One match to the end, every seat moved by its policy; returns the outcome."""
     game = registry.get(game_name)
     events = game.start(len(policies), seed, options=options)
@@ -111,11 +112,11 @@ def play_match(game_name: str, policies: list[str], seed: str, match_id: str, op
             if timing is not None and len(legal) > 1:
                 timing.setdefault(policies[seat], Timing()).add(time.perf_counter() - began)
             mover = seat
-        new = game.play(state, mover, move)
+        new = game.play(state, mover, move)  # type: ignore[arg-type]  # a seat that must act moves
         for e in new:
             state = game.apply(state, e)
         position += len(new)
-    return game.outcome(state)
+    return game.outcome(state)  # type: ignore[return-value]  # the loop ends with an outcome
 
 
 def pairs(levels: list[str]) -> list[tuple[str, str]]:
@@ -125,11 +126,12 @@ def pairs(levels: list[str]) -> list[tuple[str, str]]:
 
 
 def duel(game_name: str, level: str, opponent: str, matches: int, seed: str = "ladder",
-         seats: int | None = None, options: dict | None = None, progress=None) -> Row:
+         seats: int | None = None, options: dict[str, Any] | None = None,
+         progress: Callable[[Row], object] | None = None) -> Row:
     """``matches`` matches of ``level`` against ``opponent``; the row of the table."""
     game = registry.get(game_name)
     seats = seats or max(2, game.MIN_SEATS)
-    timing: dict = {}
+    timing: dict[str, Timing] = {}
     row = Row(game_name, level, opponent, 0, 0.0, 0.0, timing)
     for i in range(matches):
         policies = seating((level, opponent), seats, i)
@@ -146,7 +148,8 @@ def duel(game_name: str, level: str, opponent: str, matches: int, seed: str = "l
 
 
 def ladder(game_name: str, levels: list[str] | None = None, matches: int = 40, seed: str = "ladder",
-           seats: int | None = None, options: dict | None = None, progress=None) -> list[Row]:
+           seats: int | None = None, options: dict[str, Any] | None = None,
+           progress: Callable[[Row], object] | None = None) -> list[Row]:
     """The ladder's rows: each level of ``levels`` (default: all) against the one below it."""
     return [duel(game_name, a, b, matches, seed, seats, options, progress)
             for a, b in pairs(list(levels or POLICY_NAMES))]

@@ -14,6 +14,7 @@ Greedy, in order:
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.bots.shedding import catch_or_call, grouped
 
@@ -36,7 +37,7 @@ def _best_color(hand: list[str], rng: random.Random) -> str:
     return next(c for c in COLORS if count[c] == top) if top else rng.choice(COLORS)
 
 
-def _with_call(move: dict, legal: list[dict], calling: bool) -> dict:
+def _with_call(move: dict[str, Any], legal: list[dict[str, Any]], calling: bool) -> dict[str, Any]:
     if calling:
         called = {**move, "call": True}
         if called in legal:
@@ -44,7 +45,7 @@ def _with_call(move: dict, legal: list[dict], calling: bool) -> dict:
     return move
 
 
-def _score_play(card: str, view: dict, pressure: bool) -> float:
+def _score_play(card: str, view: dict[str, Any], pressure: bool) -> float:
     """Higher is better."""
     if card == "W+4":
         return 90 if pressure else -100
@@ -59,7 +60,7 @@ def _score_play(card: str, view: dict, pressure: bool) -> float:
     return score
 
 
-def greedy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
+def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, must_act: bool) -> dict[str, Any] | None:
     if not legal:
         return None
     by_type = grouped(legal)

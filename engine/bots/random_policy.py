@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 
-def random_policy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
+def random_policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, must_act: bool) -> dict[str, Any] | None:
     if not must_act and rng.random() < 0.5:
         return None
     return rng.choice(legal)

@@ -61,9 +61,18 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 from engine import IllegalMove, registry
+
+if TYPE_CHECKING:
+    from engine.bots import Policy
+    from engine.protocol import SearchableGame
+
+#: reward(start, end, closing_events, me) in [0, 1] (states are the game's own)
+Reward = Callable[[Any, Any, list[dict[str, Any]], int], float]
+#: candidates(view, legal, rng) -> the moves worth searching
+Candidates = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], list[dict[str, Any]]]
 
 #: Wall-clock safety cap per decision, in milliseconds (see the module docstring).
 MS_CAP = 10_000
@@ -89,17 +98,17 @@ class Spec:
     """What the generic search needs to know of one game."""
     game: str
     #: the events that end the horizon (the round, the deal)
-    horizon_events: frozenset
+    horizon_events: frozenset[str]
     #: the most plies a rollout plays before the heuristic closes it
     max_plies: int
     #: reward(start, end, closing_events, me) in [0, 1]
-    reward: Callable
+    reward: Reward
     #: how deep the tree grows (decisions of the searching seat); None: no limit
     max_depth: int | None = None
     #: candidates(view, legal, rng) -> the moves worth searching (a subset of ``legal``)
-    candidates: Callable | None = None
+    candidates: Candidates | None = None
     #: moves the greedy rule makes without a search (out of turn, catch, call)
-    urgent: frozenset = field(default_factory=frozenset)
+    urgent: frozenset[str] = field(default_factory=frozenset)
 
 
 def _squash(x: float) -> float:
@@ -118,13 +127,13 @@ def _shedding_value(me: int, winner: int, points: list[int], own_hand: bool) -> 
     return 0.5 + (0.25 if winner == me else -0.25) + 0.25 * math.tanh(gained / 100)
 
 
-def _shedding_reward(points_of: Callable, own_hand_of: Callable):
-    def reward(start, end, closing: list[dict], me: int) -> float:
+def _shedding_reward(points_of: Callable[[Any], list[int]], own_hand_of: Callable[[Any], bool]) -> Reward:
+    def reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
         own_hand = own_hand_of(start)
         for e in closing:
             if e["type"] == "round_scored":
                 winner = e.get("winner", e.get("seat"))
-                return _shedding_value(me, winner, list(e["points"]), own_hand)
+                return _shedding_value(me, winner, list(e["points"]), own_hand)  # type: ignore[arg-type]
         # cut by the ply cap (or the match ended otherwise): in expectation over who goes out
         sizes = [len(h) for h in end.hands]
         points = points_of(end)
@@ -136,30 +145,30 @@ def _shedding_reward(points_of: Callable, own_hand_of: Callable):
     return reward
 
 
-def _livol_points(state) -> list[int]:
+def _livol_points(state: Any) -> list[int]:
     from engine.livol import card_points
     return [sum(card_points(c) for c in h) for h in state.hands]
 
 
-def _uno_flip_points(state) -> list[int]:
+def _uno_flip_points(state: Any) -> list[int]:
     from engine.uno_flip import FACE_ON
     faces = FACE_ON[state.side]
     return [sum(faces[c].points for c in h) for h in state.hands]
 
 
-def _shedding_candidates(view: dict, legal: list[dict], rng) -> list[dict]:
+def _shedding_candidates(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
     """A play carries the call exactly when it leaves one card (L10: a call counts only then; the
     greedy rule, and a log that says "called LIVOL!" only when it meant something);
     a Wild names a colour the hand still holds (all of them when it holds none)."""
     hand = view.get("hand") or []
     leaves_one = len(hand) == 2      # a play leaves one card: call with it; otherwise the call counts for nothing
 
-    def bare(m: dict) -> str:
+    def bare(m: dict[str, Any]) -> str:
         return json.dumps({k: v for k, v in m.items() if k != "call"}, sort_keys=True)
 
     both = {bare(m) for m in legal if m.get("call")} & {bare(m) for m in legal if not m.get("call")}
     out = [m for m in legal if bare(m) not in both or bool(m.get("call")) == leaves_one]
-    side = {"light": 0, "dark": 1}.get(view.get("side"), None)
+    side = {"light": 0, "dark": 1}.get(view.get("side"), None)  # type: ignore[arg-type]
 
     def colour(code: str) -> str | None:
         face = code.split("/")[side] if side is not None and "/" in code else code
@@ -177,7 +186,7 @@ def _shedding_candidates(view: dict, legal: list[dict], rng) -> list[dict]:
 
 # ---- Karuselis --------------------------------------------------------------------
 
-def _karuselis_value(piles, side: int) -> float:
+def _karuselis_value(piles: Sequence[Sequence[str]], side: int) -> float:
     """What a side's pile is worth mid-deal: K13 card points, and the most-spades and
     most-cards bonuses as smooth chances of the leads so far."""
     from engine.karuselis import CARD_POINTS, spade_count
@@ -189,7 +198,7 @@ def _karuselis_value(piles, side: int) -> float:
             + 2 * _squash(lead_s / 2) + 2 * _squash(lead_c / 4))
 
 
-def _karuselis_reward(start, end, closing: list[dict], me: int) -> float:
+def _karuselis_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
     from engine.karuselis import side_of
     mine = side_of(me, start.seats)
     sides = range(len(start.piles))
@@ -208,7 +217,7 @@ def _karuselis_reward(start, end, closing: list[dict], me: int) -> float:
 
 # ---- IOTA -----------------------------------------------------------------------------
 
-def _iota_reward(start, end, closing: list[dict], me: int) -> float:
+def _iota_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
     kids = start.options.get("variant") == "kids"
     if kids:
         shed = [len(a) - len(b) for a, b in zip(start.hands, end.hands)]
@@ -224,7 +233,7 @@ def _iota_reward(start, end, closing: list[dict], me: int) -> float:
     return _squash((gains[me] - max(g for s, g in enumerate(gains) if s != me)) / 25)
 
 
-def _iota_candidates(view: dict, legal: list[dict], rng, keep: int = 6) -> list[dict]:
+def _iota_candidates(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, keep: int = 6) -> list[dict[str, Any]]:
     """The ``keep`` best plays by the greedy measure (score, then fewer wilds spent), every
     recycle, and the passes greedy would consider (returning nothing, or every card but the
     wilds)."""
@@ -233,12 +242,12 @@ def _iota_candidates(view: dict, legal: list[dict], rng, keep: int = 6) -> list[
     others = [m for m in legal if m["type"] == "recycle"]
     if plays:
         if view.get("variant") == "kids":
-            def key(m):
+            def key(m: dict[str, Any]) -> tuple[int, int]:
                 return (len(m["cards"]), -sum(p["card"] in WILDS for p in m["cards"]))
         else:
             score = view_scorer(view)
 
-            def key(m):
+            def key(m: dict[str, Any]) -> tuple[int, int]:
                 return (score(m["cards"]), -sum(p["card"] in WILDS for p in m["cards"]))
         ranked = sorted(range(len(plays)), key=lambda i: key(plays[i]), reverse=True)
         others += [plays[i] for i in sorted(ranked[:keep])]
@@ -252,7 +261,7 @@ def _iota_candidates(view: dict, legal: list[dict], rng, keep: int = 6) -> list[
 
 # ---- Cardavia ---------------------------------------------------------------------------
 
-def _cardavia_reward(start, end, closing: list[dict], me: int) -> float:
+def _cardavia_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
     lost = [a - b for a, b in zip(start.lives, end.lives)]
     mine = lost[me] * (2 if end.lives[me] == 0 and lost[me] else 1)
     others = [lost[s] for s in range(start.seats) if s != me and start.lives[s] > 0]
@@ -283,15 +292,15 @@ class _Node:
     and availability (how often the move was legal when this node was reached)."""
     __slots__ = ("children", "visits", "total", "avail", "move")
 
-    def __init__(self, move=None):
+    def __init__(self, move: dict[str, Any] | None = None) -> None:
         self.children: dict[str, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
-        self.move = move
+        self.move: dict[str, Any] = move  # type: ignore[assignment]  # None only at the root, never read
 
 
-def _key(move: dict) -> str:
+def _key(move: dict[str, Any]) -> str:
     return json.dumps(move, sort_keys=True, separators=(",", ":"))
 
 
@@ -300,18 +309,18 @@ class Search:
 
     def __init__(self, game_name: str, iterations: int, rng: random.Random, ms_cap: float = MS_CAP):
         self.name = game_name
-        self.game = registry.get(game_name)
+        self.game = cast("SearchableGame", registry.get(game_name))  # every game of SPECS deals samples
         self.spec = SPECS[game_name]
-        self.greedy = importlib.import_module(f"engine.bots.{game_name}").POLICIES["greedy"]
+        self.greedy: Policy = importlib.import_module(f"engine.bots.{game_name}").POLICIES["greedy"]
         self.iterations = iterations
         self.seed = rng.getrandbits(64)
         self.rng = rng
         self.ms_cap = ms_cap
-        self.worlds: list = []
+        self.worlds: list[Any] = []
         self.stats = {"iterations": 0, "inconsistent": 0, "plies": 0}
 
     # -- the rollout policy and one step of play -----------------------------------------
-    def _greedy_move(self, state, seat: int, rng) -> dict | None:
+    def _greedy_move(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any] | None:
         legal = self.game.legal_moves(state, seat)
         if not legal:
             return None
@@ -319,14 +328,14 @@ class Search:
             return legal[0]
         return self.greedy(self.game.view(state, seat), legal, rng, True)
 
-    def _step(self, state, seat: int, move: dict):
+    def _step(self, state: Any, seat: int, move: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
         events = self.game.play(state, seat, move)
         apply = self.game.apply
         for e in events:
             state = apply(state, e)
         return state, events
 
-    def _world(self, k: int, view: dict, legal: list[dict], me: int):
+    def _world(self, k: int, view: dict[str, Any], legal: list[dict[str, Any]], me: int) -> tuple[Any, random.Random]:
         """World number ``k``: the same for every root move (common random numbers: the
         root's moves are compared on the same deals, so the luck of a deal cancels out)."""
         while len(self.worlds) <= k:
@@ -335,7 +344,7 @@ class Search:
         return self.worlds[k], random.Random(f"{self.seed}:{k}:rollout")
 
     # -- one decision -------------------------------------------------------------------
-    def decide(self, view: dict, legal: list[dict], seat: int) -> dict:
+    def decide(self, view: dict[str, Any], legal: list[dict[str, Any]], seat: int) -> dict[str, Any]:
         spec = self.spec
         # in a canonical order: the engine lists a seat's moves in the order of its hand as
         # dealt and drawn, which its view (sorted) does not show, so the decision depends on
@@ -360,10 +369,10 @@ class Search:
                                             -keys.index(k)))
         return root.children[best_key].move
 
-    def _select(self, node: _Node, moves: list[dict], keys: list[str], rng) -> _Node:
+    def _select(self, node: _Node, moves: list[dict[str, Any]], keys: list[str], rng: random.Random) -> _Node:
         """UCB1 over the moves legal here (availability counts), expanding one untried move."""
         children = node.children
-        untried = []
+        untried: list[tuple[dict[str, Any], str]] = []
         for m, k in zip(moves, keys):
             child = children.get(k)
             if child is None or child.visits == 0:
@@ -377,16 +386,17 @@ class Search:
                 child = children[k] = _Node(m)
                 child.avail = 1
             return child
-        best, best_value = None, -1.0
+        best: _Node | None = None
+        best_value = -1.0
         for k in keys:
             child = children[k]
             value = child.total / child.visits + UCB_C * math.sqrt(math.log(child.avail) / child.visits)
             if value > best_value:
                 best, best_value = child, value
-        return best
+        return best  # type: ignore[return-value]  # every value is >= 0: some child is best
 
-    def _iterate(self, root: _Node, view: dict, legal: list[dict], me: int,
-                 root_moves: list[dict], root_keys: list[str]) -> None:
+    def _iterate(self, root: _Node, view: dict[str, Any], legal: list[dict[str, Any]], me: int,
+                 root_moves: list[dict[str, Any]], root_keys: list[str]) -> None:
         spec, game = self.spec, self.game
         # the root move first: its k-th visit plays in world k
         child = self._select(root, root_moves, root_keys, self.rng)
@@ -433,7 +443,7 @@ class Search:
             n.visits += 1
             n.total += reward
 
-    def _closing(self, events: list[dict]) -> list[dict]:
+    def _closing(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         horizon = self.spec.horizon_events
         return [e for e in events if e["type"] in horizon]
 
@@ -442,15 +452,15 @@ class Search:
 # Policies
 # --------------------------------------------------------------------------
 
-def policy_for(game_name: str, level: str):
+def policy_for(game_name: str, level: str) -> Policy:
     """The ``(view, legal, rng, must_act) -> move`` policy of a search level for a game."""
     iterations = BUDGETS[level][game_name]
     spec = SPECS[game_name]
 
-    def search_policy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
+    def search_policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, must_act: bool) -> dict[str, Any] | None:
         if not legal:
             return None
-        greedy = importlib.import_module(f"engine.bots.{game_name}").POLICIES["greedy"]
+        greedy: Policy = importlib.import_module(f"engine.bots.{game_name}").POLICIES["greedy"]
         if not must_act or any(m["type"] in spec.urgent for m in legal):
             return greedy(view, legal, rng, must_act)
         if len(legal) == 1:
@@ -460,10 +470,10 @@ def policy_for(game_name: str, level: str):
         return search.decide(view, legal, seat)
 
     search_policy.__name__ = f"{level.replace('-', '_')}_{game_name}"
-    search_policy.level = level
+    search_policy.level = level  # type: ignore[attr-defined]
     return search_policy
 
 
-def policies(game_name: str) -> dict:
+def policies(game_name: str) -> dict[str, Policy]:
     """Every search level for a game (``engine.bots.policies_for`` adds them)."""
     return {level: policy_for(game_name, level) for level in LEVELS if game_name in BUDGETS[level]}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from engine.bots.shedding import catch_or_call, grouped
 
@@ -43,7 +44,7 @@ def _best_colour(faces: list[str], fallback: str) -> str:
     return counts.most_common(1)[0][0] if counts else fallback
 
 
-def greedy(view: dict, legal: list[dict], rng: random.Random, must_act: bool) -> dict | None:
+def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, must_act: bool) -> dict[str, Any] | None:
     by_type = grouped(legal)
     urgent = catch_or_call(by_type)
     if urgent is not None or not must_act:
@@ -71,7 +72,7 @@ def _rest(hand: list[str], code: str, side: int) -> list[str]:
     return rest
 
 
-def _score(move: dict, view: dict, side: int) -> float:
+def _score(move: dict[str, Any], view: dict[str, Any], side: int) -> float:
     face = _face(move["card"], side)
     kind = _kind(face)
     rest = _rest(view["hand"], move["card"], side)
