@@ -68,6 +68,7 @@ test-fast: install
 ## Benchmarks: they print figures, they do not pass or fail.
 bench: install
 	$(PY) -m tests.bench.engine_throughput
+	$(PY) -m tests.bench.iota_speed
 	$(PY) -m tests.bench.move_submit_cost
 	$(PY) -m tests.bench.board_cost
 	$(PY) -m tests.bench.tournament_bench
