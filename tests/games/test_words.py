@@ -562,12 +562,12 @@ def test_round_summary_of_a_cardavia_settlement():
 
 def engine_illegal_codes() -> set[str]:
     """Every code the engine raises: ``IllegalMove("code"``, ``_illegal("code"``, and the
-    ``(code, rule, message)`` tuples IOTA's placement check returns."""
+    ``(code, rule, message)`` tuples IOTA's placement check returns (alone or first of a pair)."""
     codes: set[str] = set()
     for path in ENGINE_DIR.glob("*.py"):
         source = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'(?:IllegalMove|_illegal)\(\s*(?:code\s*=\s*)?"([a-z_]+)"', source))
-        codes |= set(re.findall(r'return\s+\(?\s*"([a-z_]+)",\s*"[A-Z]+\d+"', source))
+        codes |= set(re.findall(r'return\s+\(*\s*"([a-z_]+)",\s*"[A-Z]+\d+"', source))
     return codes
 
 
