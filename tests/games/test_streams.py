@@ -186,8 +186,9 @@ def test_open_streams_leave_the_connection_pool_to_the_requests(pooled_asgi_serv
     def follow(hello: threading.Event) -> None:
         with httpx.stream("GET", url, headers={"Authorization": f"Bearer {key}"},
                           timeout=httpx.Timeout(30, read=30)) as response:
-            for _frame in sse_frames(response.iter_lines()):
-                hello.set()
+            for line in response.iter_lines():  # frames and the heartbeat's comment lines (one a second)
+                if line.startswith("event:"):
+                    hello.set()
                 if leave.is_set():
                     return
 
@@ -199,5 +200,8 @@ def test_open_streams_leave_the_connection_pool_to_the_requests(pooled_asgi_serv
     answers = [httpx.get(f"{pooled_asgi_server}/api/matches/{match.pk}/view?seat=0",
                          headers={"Authorization": f"Bearer {key}"}, timeout=30).status_code for _ in range(12)]
     leave.set()
+    for thread in threads:  # each leaves at its stream's next line (a heartbeat a second)
+        thread.join(30)
     # then every request had a connection (a stream's thread gives its back after each read)
     assert answers == [200] * 12
+    assert not any(thread.is_alive() for thread in threads)
