@@ -12,21 +12,20 @@ from django.core import checks
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
-from engine import record, registry
+from engine import registry
 
 
 def game_problems(game: str) -> list[str]:
     """What the site lacks for ``game`` (empty: nothing)."""
     from games import kits
-    from games.words import common
+    from games.words import said_by
 
     found = kits.find(game)
     if found is None:
         return [f"no kit ({kits.module_name(game)}.KIT, a games.kits.Kit; settings.GAME_KITS names another module)"]
     problems = []
-    said = frozenset(getattr(found.words, "WORDS", {})) | frozenset(common.COMMON_WORDS) | record.STORE_EVENTS
     silent = frozenset(getattr(found.words, "SILENT", ()))
-    unsaid = sorted(set(getattr(registry.module(game), "EVENTS", {})) - said - silent)
+    unsaid = sorted(set(getattr(registry.module(game), "EVENTS", {})) - said_by(found.words) - silent)
     if unsaid:
         problems.append(f"no words for its events {', '.join(unsaid)} ({found.words.__name__}.WORDS, or "
                         "SILENT for an event that gets no line on purpose)")

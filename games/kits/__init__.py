@@ -25,7 +25,7 @@ from engine import registry
 
 def _plays_card(move: dict, code: str, side: str) -> bool:
     """Whether a legal move plays the hand card ``code`` (its ``card`` is the code)."""
-    return move.get("card") is not None and move.get("card") == code
+    return move.get("card") == code
 
 
 @dataclass(frozen=True)
@@ -134,9 +134,7 @@ class KitTable(Mapping):
         self.attribute = attribute
 
     def __getitem__(self, game: str):
-        if game not in registry.names():
-            raise KeyError(game)
-        found = kit(game)
+        found = kit(game)  # KeyError: not a registered game, or one without a kit
         return self.attribute(found) if callable(self.attribute) else getattr(found, self.attribute)
 
     def __iter__(self) -> Iterator[str]:

@@ -485,10 +485,11 @@ def _news(visible: list[dict], since: int, seat: int | None, names) -> list[str]
     return said
 
 
-#: Games whose log is built from a window of the newest rounds on the board (their kit's ``windowed_log``):
-#: the multi-round ones. IOTA is one deal of at most a few hundred events; Cardavia's deal tables carry every
-#: seat's lives from the first deal on, and its matches are short: both are built whole.
 def windowed_games() -> list[str]:
+    """Games whose log is built from a window of the newest rounds on the board (their kit's
+    ``windowed_log``): the multi-round ones. IOTA is one deal of at most a few hundred events; Cardavia's
+    deal tables carry every seat's lives from the first deal on, and its matches are short: both are built
+    whole."""
     return [k.game for k in kits() if k.windowed_log]
 #: A match this short builds its board's log whole (one query fewer than finding the window).
 WINDOW_AFTER = 300

@@ -54,8 +54,13 @@ def _game(game: str):
 
 def event_types(game: str) -> frozenset:
     """Every event type that has words in ``game`` (its own, ``seat_resigned``, the store's)."""
-    module = _game(game)
-    return frozenset(module.WORDS) | frozenset(common.COMMON_WORDS) | STORE_EVENTS
+    return said_by(_game(game))
+
+
+def said_by(module) -> frozenset:
+    """Every event type a game's words module (a kit's ``words``) gives words: its own ``WORDS``,
+    ``seat_resigned`` and the store's events."""
+    return frozenset(getattr(module, "WORDS", {})) | frozenset(common.COMMON_WORDS) | STORE_EVENTS
 
 
 def card_name(game: str, code: str) -> str:
@@ -214,5 +219,5 @@ def illegal_move_message(code: str, rule: str | None = None, href: str | None = 
 
 __all__ = [
     "EventContext", "GAMES", "SILENT", "STORE_EVENTS", "ILLEGAL_MOVE_MESSAGES", "card_name", "card_short",
-    "colour_name", "event_types", "event_words", "round_summary", "move_words", "illegal_move_message",
+    "colour_name", "event_types", "said_by", "event_words", "round_summary", "move_words", "illegal_move_message",
 ]
