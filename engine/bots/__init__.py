@@ -8,7 +8,8 @@ Per-game policies live in ``engine/bots/<game>.py`` as ``POLICIES``; the
 generic random policy works for every game, and the searching levels
 (``engine/bots/search.py``: information-set Monte Carlo tree search over sampled
 worlds, budgets in iterations) work for every game with a ``greedy`` policy and a
-``sample_state`` hook.
+``sample_state`` call: from the contract alone, or from what the game's bots module declares as
+``SEARCH`` (the horizon, the reward, the candidates, the budgets).
 
 The levels, weakest first (``POLICY_NAMES``): ``random``, ``greedy``,
 ``search-easy``, ``search`` (normal) and ``search-strong``.
@@ -19,6 +20,7 @@ import hashlib
 import hmac
 import importlib
 import random as _random
+from types import ModuleType
 from typing import Any, Callable
 
 from engine.bots.random_policy import random_policy
@@ -31,19 +33,31 @@ POLICY_NAMES = ("random", "greedy", "search-easy", "search", "search-strong")
 SEARCH_LEVELS = ("search-easy", "search", "search-strong")
 
 
-def policies_for(game: str) -> dict[str, Policy]:
-    try:
-        module = importlib.import_module(f"engine.bots.{game}")
-        found: dict[str, Policy] = dict(getattr(module, "POLICIES", {}))
-    except ModuleNotFoundError:
-        found = {}
-    found.setdefault("random", random_policy)
-    if "greedy" in found:
-        from engine.bots import search
+def bots_module(game: str) -> ModuleType | None:
+    """A game's bots module: the one its engine module names as ``BOTS`` (a dotted path, for a game that lives
+    outside ``engine/``), else ``engine/bots/<game>.py``; None when it has none. It declares ``POLICIES``
+    (level -> policy) and, if the generic search needs more than the contract says, ``SEARCH``
+    (``engine.bots.search.Spec``)."""
+    from engine import registry
 
-        if game in search.SPECS:
-            for level, policy in search.policies(game).items():
-                found.setdefault(level, policy)
+    path = getattr(registry.module(game), "BOTS", None) or f"engine.bots.{game}"
+    try:
+        return importlib.import_module(path)
+    except ModuleNotFoundError as missing:
+        if missing.name != path:
+            raise
+        return None
+
+
+def policies_for(game: str) -> dict[str, Policy]:
+    """Every bot of a game by level: its bots module's ``POLICIES``, ``random`` for every game, and the
+    searching levels for a game that has a greedy bot and deals samples (``search.searchable``)."""
+    found: dict[str, Policy] = dict(getattr(bots_module(game), "POLICIES", {}))
+    found.setdefault("random", random_policy)
+    from engine.bots import search
+
+    for level, policy in search.policies(game).items():
+        found.setdefault(level, policy)
     return found
 
 

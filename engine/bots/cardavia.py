@@ -19,6 +19,7 @@ from collections import Counter
 from typing import Any
 
 from engine.cardavia import CHOPPERS, FOOL, PASSERS, RANK, cards
+from engine.bots.search import Spec, squash
 
 DECK = Counter(cards())
 KEEP, ASK = {"type": "keep"}, {"type": "ask"}
@@ -117,3 +118,19 @@ def sensible(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Rand
 
 
 POLICIES = {"greedy": sensible, "sensible": sensible}
+
+
+# ---- the search (engine/bots/search.py) ------------------------------------------------
+
+def _lives_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
+    """At the end of the deal, 0.5 + 0.5·tanh(o − m), m = lives I lost (twice when it was my last), o = the
+    mean lives lost by the others."""
+    lost = [a - b for a, b in zip(start.lives, end.lives)]
+    mine = lost[me] * (2 if end.lives[me] == 0 and lost[me] else 1)
+    others = [lost[s] for s in range(start.seats) if s != me and start.lives[s] > 0]
+    return squash((sum(others) / len(others) if others else 0) - mine)
+
+
+#: The search plays to the end of the deal.
+SEARCH = Spec("cardavia", frozenset({"deal_settled", "deal_ended", "match_ended"}), 40, _lives_reward,
+              budgets={"search-easy": 60, "search": 240, "search-strong": 960})

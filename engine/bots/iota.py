@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from engine.iota import INDEX, WILDS, face_value, view_scorer
+from engine.bots.search import Spec, squash
 
 
 def _wilds(move: dict[str, Any]) -> int:
@@ -39,3 +40,55 @@ def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
 
 
 POLICIES = {"greedy": greedy}
+
+
+# ---- the search (engine/bots/search.py) ------------------------------------------------
+
+def _two_turns_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
+    """After two turns of every seat (or the end), 0.5 + 0.5·tanh(d / 25), d = my points gained minus the
+    best gain of another seat (``kids``: cards shed, /2); at the end of the match the final score
+    difference counts."""
+    kids = start.options.get("variant") == "kids"
+    if kids:
+        shed = [len(a) - len(b) for a, b in zip(start.hands, end.hands)]
+        if end.over:
+            return 1.0 if [me] == end.result["ranking"][0] else squash(
+                (min(len(h) for s, h in enumerate(end.hands) if s != me) - len(end.hands[me])) / 2)
+        others = [g for s, g in enumerate(shed) if s != me]
+        return squash((shed[me] - max(others)) / 2)
+    if end.over:
+        scores = end.result["scores"]
+        return squash((scores[me] - max(p for s, p in enumerate(scores) if s != me)) / 25)
+    gains = [b - a for a, b in zip(start.scores, end.scores)]
+    return squash((gains[me] - max(g for s, g in enumerate(gains) if s != me)) / 25)
+
+
+def _best_plays(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, keep: int = 6) -> list[dict[str, Any]]:
+    """The ``keep`` best plays by the greedy measure (score, then fewer wilds spent), every
+    recycle, and the passes greedy would consider (returning nothing, or every card but the
+    wilds)."""
+    from engine.iota import WILDS, view_scorer
+    plays = [m for m in legal if m["type"] == "play"]
+    others = [m for m in legal if m["type"] == "recycle"]
+    if plays:
+        if view.get("variant") == "kids":
+            def key(m: dict[str, Any]) -> tuple[int, int]:
+                return (len(m["cards"]), -sum(p["card"] in WILDS for p in m["cards"]))
+        else:
+            score = view_scorer(view)
+
+            def key(m: dict[str, Any]) -> tuple[int, int]:
+                return (score(m["cards"]), -sum(p["card"] in WILDS for p in m["cards"]))
+        ranked = sorted(range(len(plays)), key=lambda i: key(plays[i]), reverse=True)
+        others += [plays[i] for i in sorted(ranked[:keep])]
+    passes = [m for m in legal if m["type"] == "pass"]
+    plain = [m for m in passes if not any(c in WILDS for c in m["return"])]
+    if plain:
+        most = max(plain, key=lambda m: len(m["return"]))
+        others += [m for m in (plain[0], most) if m not in others]
+    return others or legal
+
+
+#: The search looks one decision deep, then every seat plays two turns greedily.
+SEARCH = Spec("iota", frozenset({"match_ended"}), lambda start: 2 * start.seats, _two_turns_reward, max_depth=1,
+              candidates=_best_plays, budgets={"search-easy": 16, "search": 48, "search-strong": 192})

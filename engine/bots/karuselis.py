@@ -8,9 +8,10 @@ turn; otherwise the least valuable trail. A sweep is kept for a table worth it
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from engine.karuselis import CARD_POINTS, card_value
+from engine.bots.search import Spec, squash
 
 SWEEP_WORTH = (2, 4)  # (points, cards) that make a sweep worth the broom
 
@@ -50,3 +51,41 @@ def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
 
 
 POLICIES = {"greedy": greedy}
+
+
+# ---- the search (engine/bots/search.py) ------------------------------------------------
+
+def _pile_value(piles: Sequence[Sequence[str]], side: int) -> float:
+    """What a side's pile is worth mid-deal: K13 card points, and the most-spades and
+    most-cards bonuses as smooth chances of the leads so far."""
+    from engine.karuselis import CARD_POINTS, spade_count
+    spades = [spade_count(p) for p in piles]
+    counts = [len(p) for p in piles]
+    lead_s = spades[side] - max(n for i, n in enumerate(spades) if i != side)
+    lead_c = counts[side] - max(n for i, n in enumerate(counts) if i != side)
+    return (sum(CARD_POINTS.get(c, 0) for c in piles[side])
+            + 2 * squash(lead_s / 2) + 2 * squash(lead_c / 4))
+
+
+def _deal_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
+    """At the end of the deal, 0.5 + 0.5·tanh(d / 6), d = what my side gained in K13 points since the root
+    (card points captured, plus the most-spades and most-cards bonuses, whose counts are public) minus the
+    best other side's gain."""
+    from engine.karuselis import side_of
+    mine = side_of(me, start.seats)
+    sides = range(len(start.piles))
+    before = [_pile_value(start.piles, side) for side in sides]
+    for e in closing:
+        if e["type"] == "round_scored":
+            # the deal's points (K13, exact: per seat, and seat k < sides sits on side k) less
+            # what the (sampled) piles were worth at the root
+            gains = [e["points"][side] - before[side] for side in sides]
+            break
+    else:
+        gains = [_pile_value(end.piles, side) - b for side, b in zip(sides, before)]
+    others = [g for side, g in enumerate(gains) if side != mine]
+    return squash((gains[mine] - max(others)) / 6)
+
+
+#: The search plays to the end of the deal.
+SEARCH = Spec("karuselis", frozenset({"round_scored", "match_ended"}), 8, _deal_reward)

@@ -17,6 +17,8 @@ import random
 from typing import Any
 
 from engine.bots.shedding import catch_or_call, grouped
+from engine.bots.search import Spec
+from engine.bots.shedding import round_candidates, round_reward
 
 COLORS = ("R", "Y", "G", "B")
 
@@ -99,3 +101,16 @@ def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
 
 
 POLICIES = {"greedy": greedy}
+
+
+# ---- the search (engine/bots/search.py) ------------------------------------------------
+
+def _points_held(state: Any) -> list[int]:
+    from engine.livol import card_points
+    return [sum(card_points(c) for c in h) for h in state.hands]
+
+
+#: The search plays to the end of the round (the reward: ``shedding.round_reward``).
+SEARCH = Spec("livol", frozenset({"round_scored", "match_ended"}), 120,
+              round_reward(_points_held, lambda s: s.options.get("variant") == "own_hand"),
+              candidates=round_candidates, urgent=frozenset({"catch", "call"}))

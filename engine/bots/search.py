@@ -22,8 +22,8 @@ One iteration:
 3. **Roll out.** From there every seat, the searcher included, plays ``greedy`` until the
    game's horizon: the end of the round (LIVOL, UNO FLIP), of the deal (Karuselis,
    Cardavia), or a few turns (IOTA), or a ply cap (then a heuristic closes the round).
-4. **Back up** a reward in [0, 1] from the searching seat's point of view (``Spec.reward``;
-   per game below), added to every node on the path.
+4. **Back up** a reward in [0, 1] from the searching seat's point of view (``Spec.reward``,
+   per game: see below), added to every node on the path.
 
 The decision is the root move visited most (then the best mean, then the first in the
 canonical order of the moves: their JSON, keys sorted; so it depends on the set of legal
@@ -32,36 +32,31 @@ Moves that are not decisions are made without a search: out of turn, and wheneve
 or a call is on offer (LIVOL, UNO FLIP), the greedy rule decides (catch first, call when
 it may); a single candidate is played at once.
 
-**Rewards** (the searching seat ``me``; its side in Karuselis partnerships):
-- LIVOL, UNO FLIP: at the end of the round, 0.5 ± 0.25 for winning or losing the round
-  plus 0.25·tanh(points / 100) for the points won (``winner_scores``: what the winner
-  scores; LIVOL ``own_hand``: the others' mean hand minus mine); a rollout cut by the ply
-  cap is scored by the same rule, in expectation over who goes out first (each seat's
-  chance ∝ e^(−0.8·cards held)).
-- Karuselis: at the end of the deal, 0.5 + 0.5·tanh(d / 6), d = what my side gained in
-  K13 points since the root (card points captured, plus the most-spades and most-cards
-  bonuses, whose counts are public) minus the best other side's gain.
-- IOTA: after two turns of every seat (or the end), 0.5 + 0.5·tanh(d / 25), d = my points
-  gained minus the best gain of another seat (``kids``: cards shed, /2); at the end of the
-  match the final score difference counts.
-- Cardavia: at the end of the deal, 0.5 + 0.5·tanh(o − m), m = lives I lost (twice when it
-  was my last), o = the mean lives lost by the others.
+**What the search knows of a game** is its ``Spec``: the horizon, the rollout's length, the
+reward in [0, 1] from the searching seat ``me``'s point of view (its side in Karuselis
+partnerships), the candidates worth searching, the moves left to the greedy rule and the
+budgets. A game's bots module declares it as ``SEARCH`` beside its ``POLICIES``
+(``engine/bots/livol.py``, ``uno_flip.py`` with ``shedding.py``, ``karuselis.py``, ``iota.py``,
+``cardavia.py``: each reward is documented there, with the rule it scores). A game that
+declares none is searched from the contract alone (``contract_spec``): to the end of the match or
+a ply cap, the seat to move the first of ``to_act``, the reward the place ``outcome`` gives or
+the gain of the view's ``scores`` by ``score_order``. So a new game with a ``greedy`` bot and a
+``sample_state`` call gets every searching level without a line here.
 
-**Budgets** are iteration counts (``BUDGETS``: per level, per game), so a decision depends
-on nothing but the view, the legal moves and the generator: a repeated Celery task decides
+**Budgets** are iteration counts (``Spec.budgets``, per level: ``BUDGETS`` unless the game
+says), so a decision depends on nothing but the view, the legal moves and the generator: a repeated Celery task decides
 the same. ``MS_CAP`` (10 s) is a safety net for pathological positions only; it is never hit
 in the benchmarked games (``tests/bench/bot_ladder.py`` prints the time per move), and when it
 is, the decision may depend on the machine's speed.
 """
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from engine import IllegalMove, registry
 
@@ -79,28 +74,26 @@ MS_CAP = 10_000
 #: UCB1's exploration constant for rewards in [0, 1].
 UCB_C = 0.7
 
-#: Iterations per decision: level -> game -> count (chosen so that ``search`` decides within
-#: 1 s on one core in every game; the ladder prints the times).
-BUDGETS = {
-    "search-easy": {"livol": 40, "uno_flip": 40, "karuselis": 40, "iota": 16, "cardavia": 60},
-    "search": {"livol": 160, "uno_flip": 160, "karuselis": 160, "iota": 48, "cardavia": 240},
-    "search-strong": {"livol": 640, "uno_flip": 640, "karuselis": 640, "iota": 192, "cardavia": 960},
-}
+
+# --------------------------------------------------------------------------
+# What the search knows of a game: its bots module's ``SEARCH``, or the contract
+# --------------------------------------------------------------------------
+
+#: Iterations per decision at each level, unless a game's spec says otherwise.
+BUDGETS = {"search-easy": 40, "search": 160, "search-strong": 640}
 LEVELS = tuple(BUDGETS)
 
 
-# --------------------------------------------------------------------------
-# Per-game knowledge: candidates, horizon, reward
-# --------------------------------------------------------------------------
-
 @dataclass
 class Spec:
-    """What the generic search needs to know of one game."""
+    """What the generic search needs to know of one game (a game's bots module declares it as
+    ``SEARCH``; a game that does not is searched by ``contract_spec``)."""
     game: str
     #: the events that end the horizon (the round, the deal)
     horizon_events: frozenset[str]
-    #: the most plies a rollout plays before the heuristic closes it
-    max_plies: int
+    #: the most plies a rollout plays before the heuristic closes it (or a function of the
+    #: sampled world's state that says so)
+    max_plies: int | Callable[[Any], int]
     #: reward(start, end, closing_events, me) in [0, 1]
     reward: Reward
     #: how deep the tree grows (decisions of the searching seat); None: no limit
@@ -109,178 +102,66 @@ class Spec:
     candidates: Candidates | None = None
     #: moves the greedy rule makes without a search (out of turn, catch, call)
     urgent: frozenset[str] = field(default_factory=frozenset)
+    #: iterations per decision at each level (``LEVELS``)
+    budgets: dict[str, int] = field(default_factory=lambda: dict(BUDGETS))
+    #: the seat whose turn it is in a state (None: nobody's), the seat a rollout moves next
+    turn: Callable[[Any], int | None] | None = None
 
 
-def _squash(x: float) -> float:
+def squash(x: float) -> float:
+    """A difference of any size as a reward in (0, 1): 0.5 + 0.5·tanh(x)."""
     return 0.5 + 0.5 * math.tanh(x)
 
 
-# ---- LIVOL and UNO FLIP: shedding rounds ------------------------------------------
-
-def _shedding_value(me: int, winner: int, points: list[int], own_hand: bool) -> float:
-    """The reward of a round that ``winner`` won with every seat holding ``points``."""
-    if own_hand:
-        others = [p for s, p in enumerate(points) if s != me]
-        gained = (sum(others) / len(others) if others else 0) - points[me]
-    else:
-        gained = sum(points) if winner == me else -sum(points)
-    return 0.5 + (0.25 if winner == me else -0.25) + 0.25 * math.tanh(gained / 100)
+#: ``contract_spec``'s reward scale: a difference of this many points is worth tanh(1) of the range
+CONTRACT_SCALE = 10
+#: ``contract_spec``'s rollout length, in plies
+CONTRACT_PLIES = 200
 
 
-def _shedding_reward(points_of: Callable[[Any], list[int]], own_hand_of: Callable[[Any], bool]) -> Reward:
+def contract_spec(game_name: str) -> Spec:
+    """The search of a game that declares no ``SEARCH``, from the contract alone (ENGINE.md): a rollout
+    runs to the end of the match or ``CONTRACT_PLIES`` plies, the seat to move is the first of
+    ``to_act``, and the reward is the place ``outcome`` gives (1 first, 0 last) or, short of the end,
+    0.5 + 0.5·tanh(d / ``CONTRACT_SCALE``), d = my gain of the view's ``scores`` since the root less the
+    best other seat's, turned by ``score_order``."""
+    game = registry.get(game_name)
+
     def reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
-        own_hand = own_hand_of(start)
-        for e in closing:
-            if e["type"] == "round_scored":
-                winner = e.get("winner", e.get("seat"))
-                return _shedding_value(me, winner, list(e["points"]), own_hand)  # type: ignore[arg-type]
-        # cut by the ply cap (or the match ended otherwise): in expectation over who goes out
-        sizes = [len(h) for h in end.hands]
-        points = points_of(end)
-        weights = [math.exp(-0.8 * n) for n in sizes]
-        total = sum(weights)
-        return sum(w / total * _shedding_value(me, s, [0 if t == s else p for t, p in enumerate(points)],
-                                               own_hand)
-                   for s, w in enumerate(weights))
-    return reward
+        result = game.outcome(end)
+        if result is not None:
+            ranking = result["ranking"]
+            place = next(i for i, group in enumerate(ranking) if me in group)
+            return 1.0 if len(ranking) == 1 else 1 - place / (len(ranking) - 1)
+        before, after = game.view(start, me), game.view(end, me)
+        if not before.get("scores") or not after.get("scores"):
+            return 0.5
+        sign = 1 if game.score_order(before.get("options")) == "higher" else -1
+        gains = [sign * (b - a) for a, b in zip(before["scores"], after["scores"])]
+        others = [g for s, g in enumerate(gains) if s != me]
+        return squash((gains[me] - max(others, default=0)) / CONTRACT_SCALE)
+
+    def turn(state: Any) -> int | None:
+        acting = game.to_act(state)
+        return acting[0] if acting else None
+
+    return Spec(game_name, frozenset({"match_ended"}), CONTRACT_PLIES, reward, turn=turn)
 
 
-def _livol_points(state: Any) -> list[int]:
-    from engine.livol import card_points
-    return [sum(card_points(c) for c in h) for h in state.hands]
+_CONTRACT_SPECS: dict[str, Spec] = {}
 
 
-def _uno_flip_points(state: Any) -> list[int]:
-    from engine.uno_flip import FACE_ON
-    faces = FACE_ON[state.side]
-    return [sum(faces[c].points for c in h) for h in state.hands]
+def spec_of(game_name: str) -> Spec:
+    """The search's spec of a game: its bots module's ``SEARCH`` (``engine.bots.bots_module``), or the
+    contract's (the same object on every call, so a budget set on it holds)."""
+    from engine.bots import bots_module
 
-
-def _shedding_candidates(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
-    """A play carries the call exactly when it leaves one card (L10: a call counts only then; the
-    greedy rule, and a log that says "called LIVOL!" only when it meant something);
-    a Wild names a colour the hand still holds (all of them when it holds none)."""
-    hand = view.get("hand") or []
-    leaves_one = len(hand) == 2      # a play leaves one card: call with it; otherwise the call counts for nothing
-
-    def bare(m: dict[str, Any]) -> str:
-        return json.dumps({k: v for k, v in m.items() if k != "call"}, sort_keys=True)
-
-    both = {bare(m) for m in legal if m.get("call")} & {bare(m) for m in legal if not m.get("call")}
-    out = [m for m in legal if bare(m) not in both or bool(m.get("call")) == leaves_one]
-    side = {"light": 0, "dark": 1}.get(view.get("side"), None)  # type: ignore[arg-type]
-
-    def colour(code: str) -> str | None:
-        face = code.split("/")[side] if side is not None and "/" in code else code
-        return None if face in ("W", "W+4", "W+2", "DW", "DW+C") else face[0]
-
-    held = {colour(c) for c in hand} - {None}
-    wild_plays = [m for m in out if m["type"] == "play" and "color" in m]
-    if held and wild_plays:
-        keep = [m for m in wild_plays if m["color"] in held]
-        if keep:
-            dropped = {id(m) for m in wild_plays if m not in keep}
-            out = [m for m in out if id(m) not in dropped]
-    return out
-
-
-# ---- Karuselis --------------------------------------------------------------------
-
-def _karuselis_value(piles: Sequence[Sequence[str]], side: int) -> float:
-    """What a side's pile is worth mid-deal: K13 card points, and the most-spades and
-    most-cards bonuses as smooth chances of the leads so far."""
-    from engine.karuselis import CARD_POINTS, spade_count
-    spades = [spade_count(p) for p in piles]
-    counts = [len(p) for p in piles]
-    lead_s = spades[side] - max(n for i, n in enumerate(spades) if i != side)
-    lead_c = counts[side] - max(n for i, n in enumerate(counts) if i != side)
-    return (sum(CARD_POINTS.get(c, 0) for c in piles[side])
-            + 2 * _squash(lead_s / 2) + 2 * _squash(lead_c / 4))
-
-
-def _karuselis_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
-    from engine.karuselis import side_of
-    mine = side_of(me, start.seats)
-    sides = range(len(start.piles))
-    before = [_karuselis_value(start.piles, side) for side in sides]
-    for e in closing:
-        if e["type"] == "round_scored":
-            # the deal's points (K13, exact: per seat, and seat k < sides sits on side k) less
-            # what the (sampled) piles were worth at the root
-            gains = [e["points"][side] - before[side] for side in sides]
-            break
-    else:
-        gains = [_karuselis_value(end.piles, side) - b for side, b in zip(sides, before)]
-    others = [g for side, g in enumerate(gains) if side != mine]
-    return _squash((gains[mine] - max(others)) / 6)
-
-
-# ---- IOTA -----------------------------------------------------------------------------
-
-def _iota_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
-    kids = start.options.get("variant") == "kids"
-    if kids:
-        shed = [len(a) - len(b) for a, b in zip(start.hands, end.hands)]
-        if end.over:
-            return 1.0 if [me] == end.result["ranking"][0] else _squash(
-                (min(len(h) for s, h in enumerate(end.hands) if s != me) - len(end.hands[me])) / 2)
-        others = [g for s, g in enumerate(shed) if s != me]
-        return _squash((shed[me] - max(others)) / 2)
-    if end.over:
-        scores = end.result["scores"]
-        return _squash((scores[me] - max(p for s, p in enumerate(scores) if s != me)) / 25)
-    gains = [b - a for a, b in zip(start.scores, end.scores)]
-    return _squash((gains[me] - max(g for s, g in enumerate(gains) if s != me)) / 25)
-
-
-def _iota_candidates(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, keep: int = 6) -> list[dict[str, Any]]:
-    """The ``keep`` best plays by the greedy measure (score, then fewer wilds spent), every
-    recycle, and the passes greedy would consider (returning nothing, or every card but the
-    wilds)."""
-    from engine.iota import WILDS, view_scorer
-    plays = [m for m in legal if m["type"] == "play"]
-    others = [m for m in legal if m["type"] == "recycle"]
-    if plays:
-        if view.get("variant") == "kids":
-            def key(m: dict[str, Any]) -> tuple[int, int]:
-                return (len(m["cards"]), -sum(p["card"] in WILDS for p in m["cards"]))
-        else:
-            score = view_scorer(view)
-
-            def key(m: dict[str, Any]) -> tuple[int, int]:
-                return (score(m["cards"]), -sum(p["card"] in WILDS for p in m["cards"]))
-        ranked = sorted(range(len(plays)), key=lambda i: key(plays[i]), reverse=True)
-        others += [plays[i] for i in sorted(ranked[:keep])]
-    passes = [m for m in legal if m["type"] == "pass"]
-    plain = [m for m in passes if not any(c in WILDS for c in m["return"])]
-    if plain:
-        most = max(plain, key=lambda m: len(m["return"]))
-        others += [m for m in (plain[0], most) if m not in others]
-    return others or legal
-
-
-# ---- Cardavia ---------------------------------------------------------------------------
-
-def _cardavia_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -> float:
-    lost = [a - b for a, b in zip(start.lives, end.lives)]
-    mine = lost[me] * (2 if end.lives[me] == 0 and lost[me] else 1)
-    others = [lost[s] for s in range(start.seats) if s != me and start.lives[s] > 0]
-    return _squash((sum(others) / len(others) if others else 0) - mine)
-
-
-SPECS = {
-    "livol": Spec("livol", frozenset({"round_scored", "match_ended"}), 120,
-                  _shedding_reward(_livol_points, lambda s: s.options.get("variant") == "own_hand"),
-                  candidates=_shedding_candidates, urgent=frozenset({"catch", "call"})),
-    "uno_flip": Spec("uno_flip", frozenset({"round_scored", "match_ended"}), 120,
-                     _shedding_reward(_uno_flip_points, lambda s: False),
-                     candidates=_shedding_candidates, urgent=frozenset({"catch", "call"})),
-    "karuselis": Spec("karuselis", frozenset({"round_scored", "match_ended"}), 8, _karuselis_reward),
-    "iota": Spec("iota", frozenset({"match_ended"}), 0, _iota_reward, max_depth=1,
-                 candidates=_iota_candidates),
-    "cardavia": Spec("cardavia", frozenset({"deal_settled", "deal_ended", "match_ended"}), 40,
-                     _cardavia_reward),
-}
+    declared = getattr(bots_module(game_name), "SEARCH", None)
+    if declared is not None:
+        return cast(Spec, declared)
+    if game_name not in _CONTRACT_SPECS:
+        _CONTRACT_SPECS[game_name] = contract_spec(game_name)
+    return _CONTRACT_SPECS[game_name]
 
 
 # --------------------------------------------------------------------------
@@ -309,9 +190,10 @@ class Search:
 
     def __init__(self, game_name: str, iterations: int, rng: random.Random, ms_cap: float = MS_CAP):
         self.name = game_name
-        self.game = cast("SearchableGame", registry.get(game_name))  # every game of SPECS deals samples
-        self.spec = SPECS[game_name]
-        self.greedy: Policy = importlib.import_module(f"engine.bots.{game_name}").POLICIES["greedy"]
+        self.game = cast("SearchableGame", registry.get(game_name))  # searched only when it deals samples
+        self.spec = spec_of(game_name)
+        self.greedy: Policy = greedy_of(game_name)
+        self.turn: Callable[[Any], int | None] = self.spec.turn or (lambda state: state.turn)
         self.iterations = iterations
         self.seed = rng.getrandbits(64)
         self.rng = rng
@@ -413,9 +295,9 @@ class Search:
         in_tree = spec.max_depth is None or depth < spec.max_depth
         plies = 1
         closing = self._closing(events)
-        horizon = spec.max_plies or 2 * start.seats
+        horizon = spec.max_plies if isinstance(spec.max_plies, int) else spec.max_plies(start)
         while not closing and plies < horizon:
-            actor = state.turn
+            actor = self.turn(state)
             if actor is None:
                 break
             if actor == me and in_tree:
@@ -452,21 +334,34 @@ class Search:
 # Policies
 # --------------------------------------------------------------------------
 
-def policy_for(game_name: str, level: str) -> Policy:
-    """The ``(view, legal, rng, must_act) -> move`` policy of a search level for a game."""
-    iterations = BUDGETS[level][game_name]
-    spec = SPECS[game_name]
+def greedy_of(game_name: str) -> Policy:
+    """The game's ``greedy`` policy (its bots module's ``POLICIES``): the rollouts' and the opponents' model."""
+    from engine.bots import policies_for
 
+    return policies_for(game_name)["greedy"]
+
+
+def searchable(game_name: str) -> bool:
+    """A game the search can play: it deals samples (``sample_state``, ENGINE.md) and has a greedy bot."""
+    from engine.bots import bots_module
+
+    return callable(getattr(registry.get(game_name), "sample_state", None)) and \
+        "greedy" in getattr(bots_module(game_name), "POLICIES", {})
+
+
+def policy_for(game_name: str, level: str) -> Policy:
+    """The ``(view, legal, rng, must_act) -> move`` policy of a search level for a game (its budget read at
+    each decision, from ``spec_of``)."""
     def search_policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, must_act: bool) -> dict[str, Any] | None:
         if not legal:
             return None
-        greedy: Policy = importlib.import_module(f"engine.bots.{game_name}").POLICIES["greedy"]
+        spec = spec_of(game_name)
         if not must_act or any(m["type"] in spec.urgent for m in legal):
-            return greedy(view, legal, rng, must_act)
+            return greedy_of(game_name)(view, legal, rng, must_act)
         if len(legal) == 1:
             return legal[0]
         seat = view["turn"]            # it holds the turn (must_act)
-        search = Search(game_name, iterations, random.Random(rng.getrandbits(64)))
+        search = Search(game_name, spec.budgets[level], random.Random(rng.getrandbits(64)))
         return search.decide(view, legal, seat)
 
     search_policy.__name__ = f"{level.replace('-', '_')}_{game_name}"
@@ -475,5 +370,7 @@ def policy_for(game_name: str, level: str) -> Policy:
 
 
 def policies(game_name: str) -> dict[str, Policy]:
-    """Every search level for a game (``engine.bots.policies_for`` adds them)."""
-    return {level: policy_for(game_name, level) for level in LEVELS if game_name in BUDGETS[level]}
+    """Every search level for a searchable game (``engine.bots.policies_for`` adds them); none for another."""
+    if not searchable(game_name):
+        return {}
+    return {level: policy_for(game_name, level) for level in LEVELS if level in spec_of(game_name).budgets}

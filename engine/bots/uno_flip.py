@@ -14,6 +14,8 @@ from collections import Counter
 from typing import Any
 
 from engine.bots.shedding import catch_or_call, grouped
+from engine.bots.search import Spec
+from engine.bots.shedding import round_candidates, round_reward
 
 POINTS = {"+1": 10, "rev": 20, "skip": 20, "flip": 20, "W": 40, "W+2": 50,
           "+5": 20, "skipall": 30, "DW": 40, "DW+C": 60}
@@ -98,3 +100,17 @@ def _score(move: dict[str, Any], view: dict[str, Any], side: int) -> float:
 
 
 POLICIES = {"greedy": greedy}
+
+
+# ---- the search (engine/bots/search.py) ------------------------------------------------
+
+def _points_held(state: Any) -> list[int]:
+    from engine.uno_flip import FACE_ON
+    faces = FACE_ON[state.side]
+    return [sum(faces[c].points for c in h) for h in state.hands]
+
+
+#: The search plays to the end of the round (the reward: ``shedding.round_reward``).
+SEARCH = Spec("uno_flip", frozenset({"round_scored", "match_ended"}), 120,
+              round_reward(_points_held, lambda s: False),
+              candidates=round_candidates, urgent=frozenset({"catch", "call"}))

@@ -9,7 +9,7 @@ one below it (the same matches every run: use it to compare two versions of a bo
 prints its table: first places, their share with a Wilson 95% interval, and the time per
 move of both levels. Then, per level over all its matches, the moves it decided (those
 that held the turn with more than one legal move), the mean and the worst time per move:
-the search levels' budgets (``engine.bots.search.BUDGETS``) are iteration counts, chosen so
+the search levels' budgets (each game's ``SEARCH.budgets``, ``engine.bots.search``) are iteration counts, chosen so
 that ``search`` decides within a second; this is where to check it.
 
 The search levels are slow by design: ``search-strong`` takes seconds per move, so a

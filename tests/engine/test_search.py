@@ -32,7 +32,13 @@ SMALL = {"search-easy": 4, "search": 8, "search-strong": 12}
 def small_budgets(monkeypatch):
     """Every search level at a few iterations per decision, in every game."""
     for level, iterations in SMALL.items():
-        monkeypatch.setitem(search.BUDGETS, level, {name: iterations for name in GAMES})
+        budget(monkeypatch, level, iterations)
+
+
+def budget(monkeypatch, level: str, iterations: int) -> None:
+    """``level`` searches ``iterations`` per decision in every game (for this test)."""
+    for name in GAMES:
+        monkeypatch.setitem(search.spec_of(name).budgets, level, iterations)
 
 
 def key(move: dict) -> str:
@@ -204,7 +210,7 @@ class Counting(search.Search):
 @pytest.mark.parametrize("name", GAMES)
 def test_the_search_bot_cannot_peek(name, monkeypatch):
     # given one view over two different hidden deals
-    monkeypatch.setitem(search.BUDGETS, "search", {n: 24 for n in GAMES})
+    budget(monkeypatch, "search", 24)
     monkeypatch.setattr(search, "Search", Counting)
     Counting.iterations_run = []
     game = registry.get(name)
@@ -231,7 +237,7 @@ def test_the_search_bot_cannot_peek(name, monkeypatch):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_search_decides_the_same_from_the_same_view_moves_and_seed(name, monkeypatch):
-    monkeypatch.setitem(search.BUDGETS, "search", {n: 24 for n in GAMES})
+    budget(monkeypatch, "search", 24)
     game = registry.get(name)
     policy = policies_for(name)["search"]
     for state, seat in positions(name, count=3):
@@ -243,7 +249,7 @@ def test_the_search_decides_the_same_from_the_same_view_moves_and_seed(name, mon
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_search_decision_does_not_depend_on_the_order_of_the_legal_moves(name, monkeypatch):
-    monkeypatch.setitem(search.BUDGETS, "search", {n: 16 for n in GAMES})
+    budget(monkeypatch, "search", 16)
     game = registry.get(name)
     policy = policies_for(name)["search"]
     for state, seat in positions(name, count=3):
@@ -274,8 +280,9 @@ def test_the_search_plays_every_iteration_in_a_world_where_its_moves_are_legal(n
 def test_every_level_is_registered_for_every_game(name):
     assert set(POLICY_NAMES) <= set(policies_for(name))
     assert set(SEARCH_LEVELS) == set(search.LEVELS)
-    assert [search.BUDGETS[level][name] for level in SEARCH_LEVELS] == \
-        sorted(search.BUDGETS[level][name] for level in SEARCH_LEVELS), "stronger levels search more"
+    budgets = search.spec_of(name).budgets
+    assert [budgets[level] for level in SEARCH_LEVELS] == sorted(budgets[level] for level in SEARCH_LEVELS), \
+        "stronger levels search more"
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -397,8 +404,27 @@ def test_the_search_bot_calls_livol_only_with_a_play_that_leaves_one_card(hand, 
     it exactly then (so the log never says "called LIVOL!" of a seat with five cards left)."""
     legal = [{"type": "play", "card": "R1"}, {"type": "play", "card": "R1", "call": True},
              {"type": "play", "card": "R2"}, {"type": "play", "card": "R2", "call": True}, {"type": "draw"}]
-    candidates = search.SPECS["livol"].candidates({"hand": hand}, legal, random.Random(1))
+    candidates = search.spec_of("livol").candidates({"hand": hand}, legal, random.Random(1))
     plays = [m for m in candidates if m["type"] == "play"]
     assert [m["card"] for m in plays] == ["R1", "R2"]
     assert all(bool(m.get("call")) is calls for m in plays)
     assert {"type": "draw"} in candidates
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_that_declares_no_search_spec_is_searched_from_the_contract(name, monkeypatch):
+    """ENGINE.md's contract alone (``to_act``, ``outcome``, ``score_order``, the view's ``scores``) is enough to
+    search a game that has a greedy bot and ``sample_state``: every world consistent, every decision legal."""
+    spec = search.contract_spec(name)
+    spec.budgets["search"] = 8
+    monkeypatch.setattr(search, "spec_of", lambda game_name: spec)
+    game = registry.get(name)
+    searched = 0
+    for state, seat in positions(name, count=3, seed="contract"):
+        view, legal = game.view(state, seat), game.legal_moves(state, seat)
+        decider = search.Search(name, 8, random.Random(5))
+        assert decider.decide(view, legal, seat) in legal
+        assert decider.stats["inconsistent"] == 0
+        searched += bool(decider.stats["iterations"])
+        assert 0.0 <= spec.reward(state, state, [], seat) <= 1.0
+    assert searched, "no position called for a search"

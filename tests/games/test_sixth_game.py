@@ -1,6 +1,6 @@
 """A sixth game is added in its own files (issue 22 item 1): Tally, whose engine module, kit, templates and
 settings live only in ``tests/sixth_game``, is played end to end through the site — the new-match form, the
-board and the log, the API, the record and ``python -m engine.verify``, the rules page, a bot tournament
+board and the log, the API, the record and ``python -m engine.verify``, the rules page, a bot tournament, its searching bots
 and ``manage.py check`` — in a pytest process of its own (``tests/sixth_game/play_tally.py``), since the
 registry of this process holds the five games; and the engine's protocol and hostile-move tests, which run
 every registered game through the same checks, run it too."""
@@ -27,5 +27,5 @@ def test_a_sixth_game_in_its_own_files_is_played_end_to_end(tmp_path):
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     passed = [line for line in run.stdout.splitlines() if line.startswith("PASSED ")]
-    assert sum("play_tally.py::" in line for line in passed) == 4, run.stdout[-4000:]
+    assert sum("play_tally.py::" in line for line in passed) == 5, run.stdout[-4000:]
     assert any("test_protocol_random_play[tally-" in line for line in passed), run.stdout[-4000:]

@@ -1,7 +1,7 @@
 """Tally, a sixth game that lives only in ``tests/sixth_game``, played end to end through the site with no
 change outside that folder (issue 22 item 1): the new-match form, the play page's board and log, the API
 (view, legal, move, events, a refused move), the record export and ``python -m engine.verify``, the rules
-page, a bot tournament, and Django's start-up check.
+page, a bot tournament, its searching bots (from the contract alone), and Django's start-up check.
 
 Run by ``tests/games/test_sixth_game.py`` in its own pytest process with ``--ds tests.sixth_game.settings``
 (the game registered, its kit named): the main suite's process knows only the five games. Not named
@@ -117,3 +117,18 @@ def test_a_bot_tournament_of_tally_runs_to_its_end():
     assert tournament.status == Tournament.Status.FINISHED
     assert Match.objects.filter(game="tally", status=Match.Status.FINISHED).count() == 3
     assert "Final standings" in out.getvalue()
+
+
+def test_tally_has_every_bot_level_and_its_searching_bot_plays_a_tournament_without_a_line_in_search_py():
+    """A greedy bot in its own bots module and its ``sample_state`` give Tally every level; the search knows
+    it from the contract alone (no ``SEARCH``): the form, the admin and ``bot_tournament`` offer them all."""
+    from engine.bots import POLICY_NAMES, levels_for, search
+
+    assert levels_for("tally") == POLICY_NAMES
+    assert search.spec_of("tally").horizon_events == frozenset({"match_ended"})
+    out = io.StringIO()
+    call_command("bot_tournament", "--game", "tally", "--format", "round_robin", "--players", "2", "--sync",
+                 "--policy", "search", stdout=out)
+    assert Match.objects.filter(game="tally", status=Match.Status.FINISHED).count() == 1
+    assert "Final standings" in out.getvalue()
+

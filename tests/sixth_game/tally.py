@@ -22,6 +22,8 @@ MIN_SEATS, MAX_SEATS = 2, 4
 MAX_HAND = 10
 MAX_EVENTS = 2 + MAX_SEATS * (MAX_HAND + 2) + 1
 OPTIONS = {"hand": (10, core.int_between(1, MAX_HAND))}
+#: Tally's bots live beside it, not in ``engine/bots`` (``engine.bots.bots_module``).
+BOTS = "tests.sixth_game.bots"
 CARDS = [str(n) for n in range(1, 10) for _copy in range(5)]
 MOVE_KEYS = {"play": frozenset({"type", "card"}), core.RESIGN: core.RESIGN_KEYS}
 
