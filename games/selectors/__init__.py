@@ -50,11 +50,16 @@ def seat_legal_moves(match: Match, seat: int) -> list[dict]:
     return registry.get(match.game).legal_moves(store.load_state(match), seat)
 
 
-def events_for_seat(match: Match, seat: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
-    """The events after position ``after`` as ``seat`` may know them (``store.redact_event``: while
-    the match runs each payload goes through the engine's ``redact`` or the store's own rule, and
-    events the seat may not know of are left out; once it has ended every event is public)."""
-    return feed_of(match, Event.objects.filter(match=match, seq__gt=after).order_by("seq")[:limit], seat)
+def events_for_seat(match: Match, seat: int | None, after: int = 0, limit: int = 1000,
+                    before: int | None = None) -> list[dict]:
+    """The events after position ``after`` (and before ``before``) as ``seat`` may know them
+    (``store.redact_event``: while the match runs each payload goes through the engine's ``redact`` or the
+    store's own rule, and events the seat may not know of are left out; once it has ended every event is
+    public)."""
+    rows = Event.objects.filter(match=match, seq__gt=after)
+    if before is not None:
+        rows = rows.filter(seq__lt=before)
+    return feed_of(match, rows.order_by("seq")[:limit], seat)
 
 
 def feed_of(match: Match, rows, seat: int | None) -> list[dict]:
@@ -525,14 +530,13 @@ def _board_build(match: Match, seat: int | None, names, *, window: bool = True):
     cut = starts[-INLINE_ROUNDS]
     first = (Event.objects.filter(match=match, move__isnull=False, seq__lte=cut).order_by("-seq")
              .values_list("seq", flat=True).first()) or cut
-    key = f"board-log:{match.pk}:{seat}:{get_language()}:{cut}"
-    older = cache.get(key)
-    if older is None:
-        whole, _groups_all = _board_log(match, seat, names, window=False)
-        older = [r for r in whole["rounds"] if r["first"] < cut]
-        cache.set(key, older, 24 * 3600)
+    key = f"board-log:{match.pk}:{seat}:{get_language()}:{{}}"
     started = Event.objects.filter(match=match, type="match_started").values_list("payload", flat=True).first()
     options = {**match.options, **((started or {}).get("options") or {})}
+    older = cache.get(key.format(cut))
+    if older is None:
+        older = _older_rounds(match, seat, names, options, starts, cut, cache.get(key.format(starts[-INLINE_ROUNDS - 1])))
+        cache.set(key.format(cut), older, 24 * 3600)
     events = events_for_seat(match, seat, after=first - 1, limit=LOG_LIMIT)
     groups = _groups(match, events, match.last_seq, move_starts(match, since=first), first=first)
     builder = _LogBuilder(match.game, names, seat, options)
@@ -544,6 +548,25 @@ def _board_build(match: Match, seat: int | None, names, *, window: bool = True):
     for i, r in enumerate(log["rounds"]):
         r["index"], r["newest"] = len(log["rounds"]) - 1 - i, i == 0
     return _fold_old_rounds(log), groups, kept
+
+
+def _older_rounds(match: Match, seat: int | None, names, options: dict, starts: list[int], cut: int,
+                  kept: list[dict] | None) -> list[dict]:
+    """The folded rounds of a board whose window starts at ``cut``, newest first. When the window has just
+    moved on by one round and the rounds folded before it are still ``kept`` (the previous window's, from
+    the cache: a page followed through the match), only the round between the two windows is built, from
+    its own events; otherwise the whole log is built once."""
+    if kept is None:
+        whole, _whole_groups = _board_log(match, seat, names, window=False)
+        return [r for r in whole["rounds"] if r["first"] < cut]
+    previous = starts[starts.index(cut) - 1]
+    first = (Event.objects.filter(match=match, move__isnull=False, seq__lte=previous).order_by("-seq")
+             .values_list("seq", flat=True).first()) or previous
+    events = events_for_seat(match, seat, after=first - 1, before=cut, limit=LOG_LIMIT)
+    groups = _groups(match, events, match.last_seq, move_starts(match, since=first), first=first)
+    builder = _LogBuilder(match.game, names, seat, options)
+    builder.feed(groups, cut=previous)
+    return [r for r in builder.log()["rounds"] if previous <= r["first"] < cut] + kept
 
 
 #: How long a board's log tail is kept for the next board of the same page (``_keep_tail``).

@@ -68,3 +68,41 @@ def test_the_board_of_a_long_match_reads_only_its_window(db, django_assert_max_n
         log, groups = _board_log(match, 0, names)
     assert groups[0]["start"] > 1  # the window, not the whole match
     assert any(r["lazy"] for r in log["rounds"])
+
+
+def test_when_the_window_moves_on_only_the_round_it_left_is_built(db, monkeypatch):
+    """A page followed through a long match: when a new round moves the window on, the folded rounds are the
+    ones kept for the previous window plus the round between the two, built from its own events; the whole
+    log is never built again (and the board is still the whole log's)."""
+    cache.clear()
+    match = match_create(game="livol", seats=[SeatSpec(bot="random") for _ in range(3)], seed="window-moves",
+                         wake_bots=False)
+    names = players(match)
+
+    def rounds() -> int:
+        return selectors.Event.objects.filter(match=match, type="round_dealt").count()
+
+    while rounds() <= INLINE_ROUNDS and not match.has_ended:
+        bots_advance(match_id=match.pk, budget=40)
+        match.refresh_from_db()
+    _board_log(match, 0, names)                 # the first board of the window: the whole log, once
+    whole_builds = []
+    real = selectors._board_log
+
+    def counting(m, seat, n, *, window=True):
+        whole_builds.append(not window)
+        return real(m, seat, n, window=window)
+
+    monkeypatch.setattr(selectors, "_board_log", counting)
+    moved = 0
+    while moved < 3 and not match.has_ended:
+        before = rounds()
+        while rounds() == before and not match.has_ended:
+            bots_advance(match_id=match.pk, budget=5)
+            match.refresh_from_db()
+            counting(match, 0, names)            # the page's board after each move
+        moved += rounds() > before
+    assert moved, "the match never moved the window on"
+    assert not any(whole_builds), "the whole log was built again"
+    monkeypatch.setattr(selectors, "_board_log", real)
+    assert comparable(_board_log(match, 0, names)[0]) == comparable(_board_log(match, 0, names, window=False)[0])
