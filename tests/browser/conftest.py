@@ -29,6 +29,17 @@ def chromium_path() -> str | None:
     return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+def run_timers_for(page, ms: int) -> None:
+    """Runs the page's timers ``ms`` forward at once — every poll, watchdog and retry the page's scripts set
+    in that time fires — and returns once every request they started has been seen by the test's listeners.
+    The page's clock must have been installed (``page.clock.install()``) before the page loaded. Instead of
+    an observation window of real seconds ("nobody polls for 4 s"): it covers more than any poll interval
+    and waits for a signal (a fence request sent after the timers ran), never for time."""
+    page.clock.run_for(ms)
+    with page.expect_request(lambda request: "clock-fence" in request.url):
+        page.evaluate("() => { fetch('/static/robots.txt?clock-fence').catch(function () {}); }")
+
+
 class Browser:
     """One page, with what went wrong on it: JavaScript errors and CSP violations."""
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.services import SeatSpec, bots_advance, match_create
-from tests.browser.conftest import CHROMIUM_ARGS, CSP_LISTENER, chromium_path
+from tests.browser.conftest import CHROMIUM_ARGS, CSP_LISTENER, chromium_path, run_timers_for
 from tests.browser.test_people_at_the_table import PASSWORD, sign_in
 from tests.conftest import need
 
@@ -132,6 +132,7 @@ def test_an_open_home_page_shows_a_new_invitation_through_the_account_stream(asg
                                                                             django_user_model):
     who = people(django_user_model)
     page = chromium(DESKTOP)
+    page.clock.install()  # its timers run as usual, until the test runs them forward (run_timers_for)
     polls: list[str] = []
     page.on("request", lambda r: polls.append(r.url) if "/waits/" in r.url else None)
     # given janis's home page follows his account stream (and does not poll): the stream's hello makes
@@ -140,7 +141,7 @@ def test_an_open_home_page_shows_a_new_invitation_through_the_account_stream(asg
         sign_in(page, asgi_server, "janis")
     assert page.get_attribute("html", "data-waits-live") == "stream"
     polls.clear()
-    page.wait_for_timeout(3_000)  # an observation window, not a wait: heartbeats only, nobody asks again
+    run_timers_for(page, 30_000)  # half a minute of the page's timers (three poll intervals): nobody asks again
     assert polls == []
     # when anna invites him while he types into the form
     page.fill("input[name=people]", "ruta")

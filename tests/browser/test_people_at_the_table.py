@@ -3,7 +3,6 @@ and each move reaches the other's page through the live stream (no polling), the
 person who forgot to call LIVOL! presses "call" within the grace against a bot and keeps their card."""
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from engine import registry
 from games.models import Event, Match, Seat
 from games.services import SeatSpec, match_create
-from tests.browser.conftest import CHROMIUM_ARGS, CSP_LISTENER, DESKTOP, chromium_path
+from tests.browser.conftest import CHROMIUM_ARGS, CSP_LISTENER, DESKTOP, chromium_path, run_timers_for
 from tests.browser.test_play import click_a_move
 from tests.conftest import need
 
@@ -64,6 +63,8 @@ def test_two_people_invite_accept_play_live_and_one_resigns(asgi_server, two_bro
     for name in ("anna", "janis"):
         django_user_model.objects.create_user(username=name, password=PASSWORD)
     anna, janis = two_browsers
+    for page in (anna, janis):
+        page.clock.install()  # their timers run as usual, until the test runs them forward (run_timers_for)
     sign_in(anna, asgi_server, "anna")
     sign_in(janis, asgi_server, "janis")
     # anna starts a LIVOL match for two and invites janis
@@ -101,10 +102,12 @@ def test_two_people_invite_accept_play_live_and_one_resigns(asgi_server, two_bro
         # the other page shows the new position within a moment
         watcher.wait_for_function(f"() => +document.querySelector('#board .board.live').dataset.seq > {before}",
                                   timeout=5_000)
-    # nothing happens for a while: no page asks the server for its board
+    # nothing happens for a while (half a minute of the pages' timers: many poll intervals): no page asks
+    # the server for its board
     for seen in polls.values():
         seen.clear()
-    time.sleep(4)
+    for page in (anna, janis):
+        run_timers_for(page, 30_000)
     assert polls == {"anna": [], "janis": []}
     # anna resigns; both pages show the end
     anna.click("[data-confirm-open=resign-confirm]")
