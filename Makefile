@@ -72,6 +72,7 @@ bench: install
 	$(PY) -m tests.bench.move_submit_cost
 	$(PY) -m tests.bench.board_cost
 	$(PY) -m tests.bench.tournament_bench
+	$(PY) -m tests.bench.search_time
 	$(PY) -m tests.bench.bot_ladder --all --matches 2 --levels random,greedy,search-easy,search
 
 ## The club night (locust): people at tables and watchers, against the production shape started here

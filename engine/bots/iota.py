@@ -89,6 +89,14 @@ def _best_plays(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.R
     return others or legal
 
 
+#: A decision plays at most this many plies per iteration of its budget, on average: a rollout is the
+#: decision and two turns of every seat (5 plies at two seats, 9 at four), and each greedy ply scores every
+#: legal play (hundreds with wilds in hand, ~35 µs each): at four seats a decision of 48 full iterations
+#: took up to 1.6 s on an idle core (``tests.bench.search_time --seats 4``); bounded, 0.7 s. The bound
+#: binds at three and four seats only.
+PLIES_PER_ITERATION = 5
+
 #: The search looks one decision deep, then every seat plays two turns greedily.
 SEARCH = Spec("iota", frozenset({"match_ended"}), lambda start: 2 * start.seats, _two_turns_reward, max_depth=1,
-              candidates=_best_plays, budgets={"search-easy": 16, "search": 48, "search-strong": 192})
+              candidates=_best_plays, budgets={"search-easy": 16, "search": 48, "search-strong": 192},
+              plies_per_iteration=PLIES_PER_ITERATION)

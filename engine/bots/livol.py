@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.bots.shedding import catch_or_call, grouped
 from engine.bots.search import Spec
-from engine.bots.shedding import round_candidates, round_reward
+from engine.bots.shedding import PLIES_PER_ITERATION, round_candidates, round_reward
 
 COLORS = ("R", "Y", "G", "B")
 
@@ -110,7 +110,8 @@ def _points_held(state: Any) -> list[int]:
     return [sum(card_points(c) for c in h) for h in state.hands]
 
 
-#: The search plays to the end of the round (the reward: ``shedding.round_reward``).
+#: The search plays to the end of the round (the reward: ``shedding.round_reward``), at most
+#: ``shedding.PLIES_PER_ITERATION`` plies a decision on average per iteration.
 SEARCH = Spec("livol", frozenset({"round_scored", "match_ended"}), 120,
               round_reward(_points_held, lambda s: s.options.get("variant") == "own_hand"),
-              candidates=round_candidates, urgent=frozenset({"catch", "call"}))
+              candidates=round_candidates, urgent=frozenset({"catch", "call"}), plies_per_iteration=PLIES_PER_ITERATION)

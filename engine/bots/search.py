@@ -44,7 +44,9 @@ the gain of the view's ``scores`` by ``score_order``. So a new game with a ``gre
 ``sample_state`` call gets every searching level without a line here.
 
 **Budgets** are iteration counts (``Spec.budgets``, per level: ``BUDGETS`` unless the game
-says), so a decision depends on nothing but the view, the legal moves and the generator: a repeated Celery task decides
+says), bounded where a game says so by a count of rollout plies (``Spec.plies_per_iteration``:
+the long rollouts of a round's first turns would otherwise take seconds), so a decision depends on
+nothing but the view, the legal moves and the generator: a repeated Celery task decides
 the same. ``MS_CAP`` (10 s) is a safety net for pathological positions only; it is never hit
 in the benchmarked games (``tests/bench/bot_ladder.py`` prints the time per move), and when it
 is, the decision may depend on the machine's speed.
@@ -106,6 +108,10 @@ class Spec:
     budgets: dict[str, int] = field(default_factory=lambda: dict(BUDGETS))
     #: the seat whose turn it is in a state (None: nobody's), the seat a rollout moves next
     turn: Callable[[Any], int | None] | None = None
+    #: the plies a decision may play, on average per iteration of its budget (None: no bound): where
+    #: rollouts run long (the first turns of a round), a decision stops once it has played
+    #: ``iterations × plies_per_iteration`` plies, so its worst time is bounded by a count, not a clock
+    plies_per_iteration: int | None = None
 
 
 def squash(x: float) -> float:
@@ -240,8 +246,9 @@ class Search:
         for m, k in zip(root_moves, keys):
             root.children[k] = _Node(m)
         deadline = time.perf_counter() + self.ms_cap / 1000
+        plies = self.iterations * spec.plies_per_iteration if spec.plies_per_iteration else None
         for i in range(self.iterations):
-            if i and time.perf_counter() > deadline:
+            if i and (time.perf_counter() > deadline or (plies is not None and self.stats["plies"] >= plies)):
                 break
             self._iterate(root, view, legal, seat, root_moves, keys)
             self.stats["iterations"] += 1

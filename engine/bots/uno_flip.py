@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.bots.shedding import catch_or_call, grouped
 from engine.bots.search import Spec
-from engine.bots.shedding import round_candidates, round_reward
+from engine.bots.shedding import PLIES_PER_ITERATION, round_candidates, round_reward
 
 POINTS = {"+1": 10, "rev": 20, "skip": 20, "flip": 20, "W": 40, "W+2": 50,
           "+5": 20, "skipall": 30, "DW": 40, "DW+C": 60}
@@ -110,7 +110,8 @@ def _points_held(state: Any) -> list[int]:
     return [sum(faces[c].points for c in h) for h in state.hands]
 
 
-#: The search plays to the end of the round (the reward: ``shedding.round_reward``).
+#: The search plays to the end of the round (the reward: ``shedding.round_reward``), at most
+#: ``shedding.PLIES_PER_ITERATION`` plies a decision on average per iteration.
 SEARCH = Spec("uno_flip", frozenset({"round_scored", "match_ended"}), 120,
               round_reward(_points_held, lambda s: False),
-              candidates=round_candidates, urgent=frozenset({"catch", "call"}))
+              candidates=round_candidates, urgent=frozenset({"catch", "call"}), plies_per_iteration=PLIES_PER_ITERATION)

@@ -270,8 +270,11 @@ def test_the_search_plays_every_iteration_in_a_world_where_its_moves_are_legal(n
         assert move in legal
         assert decider.stats["inconsistent"] == 0
         if decider.stats["iterations"]:           # none when a single candidate is left
-            assert decider.stats["iterations"] == 8
-            assert sum(child.visits for child in decider.root.children.values()) == 8
+            done = decider.stats["iterations"]
+            plies = decider.spec.plies_per_iteration
+            # every iteration of the budget, unless the game bounds the plies and they were played
+            assert done == 8 or (plies is not None and done < 8 and decider.stats["plies"] >= 8 * plies)
+            assert sum(child.visits for child in decider.root.children.values()) == done
             searched += 1
     assert searched, "no position called for a search"
 
@@ -411,6 +414,16 @@ def test_the_search_bot_calls_livol_only_with_a_play_that_leaves_one_card(hand, 
     assert {"type": "draw"} in candidates
 
 
+def decided(name: str, seed: str, iterations: int):
+    """(state, seat, the search that decided there) at three positions of seeded matches; each decision legal."""
+    game = registry.get(name)
+    for state, seat in positions(name, count=3, seed=seed):
+        view, legal = game.view(state, seat), game.legal_moves(state, seat)
+        decider = search.Search(name, iterations, random.Random(seed))
+        assert decider.decide(view, legal, seat) in legal
+        yield state, seat, decider
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_a_game_that_declares_no_search_spec_is_searched_from_the_contract(name, monkeypatch):
     """ENGINE.md's contract alone (``to_act``, ``outcome``, ``score_order``, the view's ``scores``) is enough to
@@ -418,13 +431,22 @@ def test_a_game_that_declares_no_search_spec_is_searched_from_the_contract(name,
     spec = search.contract_spec(name)
     spec.budgets["search"] = 8
     monkeypatch.setattr(search, "spec_of", lambda game_name: spec)
-    game = registry.get(name)
     searched = 0
-    for state, seat in positions(name, count=3, seed="contract"):
-        view, legal = game.view(state, seat), game.legal_moves(state, seat)
-        decider = search.Search(name, 8, random.Random(5))
-        assert decider.decide(view, legal, seat) in legal
+    for state, seat, decider in decided(name, "contract", 8):
         assert decider.stats["inconsistent"] == 0
         searched += bool(decider.stats["iterations"])
         assert 0.0 <= spec.reward(state, state, [], seat) <= 1.0
     assert searched, "no position called for a search"
+
+
+@pytest.mark.parametrize("name", ["livol", "uno_flip"])
+def test_a_decision_stops_once_it_has_played_its_plies(name, monkeypatch):
+    """Where rollouts run long (a round's first turns), a decision plays at most ``iterations ×
+    plies_per_iteration`` plies (plus the iteration that crossed the bound): its time is bounded by a count."""
+    monkeypatch.setattr(search.spec_of(name), "plies_per_iteration", 10)
+    bounded = 0
+    for _state, _seat, decider in decided(name, "plies", 40):
+        if decider.stats["iterations"]:
+            assert decider.stats["plies"] < 40 * 10 + search.spec_of(name).max_plies
+            bounded += decider.stats["iterations"] < 40
+    assert bounded, "no decision reached its bound of plies"
