@@ -528,8 +528,6 @@ def _board_build(match: Match, seat: int | None, names, *, window: bool = True):
         kept = builder.tail(builder.count)
         return _fold_old_rounds(builder.log()), groups, kept
     cut = starts[-INLINE_ROUNDS]
-    first = (Event.objects.filter(match=match, move__isnull=False, seq__lte=cut).order_by("-seq")
-             .values_list("seq", flat=True).first()) or cut
     key = f"board-log:{match.pk}:{seat}:{get_language()}:{{}}"
     started = Event.objects.filter(match=match, type="match_started").values_list("payload", flat=True).first()
     options = {**match.options, **((started or {}).get("options") or {})}
@@ -537,10 +535,7 @@ def _board_build(match: Match, seat: int | None, names, *, window: bool = True):
     if older is None:
         older = _older_rounds(match, seat, names, options, starts, cut, cache.get(key.format(starts[-INLINE_ROUNDS - 1])))
         cache.set(key.format(cut), older, 24 * 3600)
-    events = events_for_seat(match, seat, after=first - 1, limit=LOG_LIMIT)
-    groups = _groups(match, events, match.last_seq, move_starts(match, since=first), first=first)
-    builder = _LogBuilder(match.game, names, seat, options)
-    builder.feed(groups, cut=cut)
+    groups, builder = _window(match, seat, names, options, cut)
     kept = builder.tail(builder.count + len(older))
     recent = builder.log()
     log = {"rounds": recent["rounds"] + older, "options": options,
@@ -560,13 +555,20 @@ def _older_rounds(match: Match, seat: int | None, names, options: dict, starts: 
         whole, _whole_groups = _board_log(match, seat, names, window=False)
         return [r for r in whole["rounds"] if r["first"] < cut]
     previous = starts[starts.index(cut) - 1]
-    first = (Event.objects.filter(match=match, move__isnull=False, seq__lte=previous).order_by("-seq")
-             .values_list("seq", flat=True).first()) or previous
-    events = events_for_seat(match, seat, after=first - 1, before=cut, limit=LOG_LIMIT)
+    _groups_built, builder = _window(match, seat, names, options, previous, before=cut)
+    return [r for r in builder.log()["rounds"] if previous <= r["first"] < cut] + kept
+
+
+def _window(match: Match, seat: int | None, names, options: dict, cut: int, before: int | None = None):
+    """The log's groups and builder from the round dealt at ``cut`` on (to the event before ``before``),
+    built from the events of the move in which that round was dealt onwards."""
+    first = (Event.objects.filter(match=match, move__isnull=False, seq__lte=cut).order_by("-seq")
+             .values_list("seq", flat=True).first()) or cut
+    events = events_for_seat(match, seat, after=first - 1, before=before, limit=LOG_LIMIT)
     groups = _groups(match, events, match.last_seq, move_starts(match, since=first), first=first)
     builder = _LogBuilder(match.game, names, seat, options)
-    builder.feed(groups, cut=previous)
-    return [r for r in builder.log()["rounds"] if previous <= r["first"] < cut] + kept
+    builder.feed(groups, cut=cut)
+    return groups, builder
 
 
 #: How long a board's log tail is kept for the next board of the same page (``_keep_tail``).
