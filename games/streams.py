@@ -37,9 +37,20 @@ log = logging.getLogger("games.streams")
 from games.publish import _channel, publishing_down, through_redis  # noqa: E402,F401
 
 
+#: Set in a request's WSGI environ by ``league.asgi``: Django's pages run on threads behind an ASGI server
+#: whose own front (``games.stream_edge``) serves the streams, so a page may open one.
+STREAMS_SERVED = "cardleague.streams_served"
+
+
 def available(request) -> bool:
-    """This server can hold a stream open: an ASGI server (under WSGI, Django would have to read a
-    stream to its end before sending anything)."""
+    """A page served here may open a stream: the server holds streams open (ASGI: the stream front of
+    ``league.asgi``, or Django's own ASGI handler). Under a plain WSGI server, Django would have to read a
+    stream to its end before sending anything."""
+    return _holds_streams(request) or bool(request.META.get(STREAMS_SERVED))
+
+
+def _holds_streams(request) -> bool:
+    """This request itself can be answered with a stream held open (an ASGI request)."""
     from django.core.handlers.asgi import ASGIRequest
 
     return isinstance(request, ASGIRequest)
@@ -56,7 +67,7 @@ def _unavailable(request, what: str):
 
 
 def _refusal(request, what: str):
-    if not available(request):
+    if not _holds_streams(request):
         return _error(503, {"code": "streams_unavailable", "rule": None,
                             "message": f"Streams need an ASGI server (uvicorn); this one is WSGI: {what}"})
     return None

@@ -93,10 +93,13 @@ def _game_assets(match: Match) -> dict:
             **kit(match.game).assets()}
 
 
-def _viewer(request, match: Match) -> int | None:
+def _viewer(request, match: Match, seats: list | None = None) -> int | None:
     """The seat the page is for: the one asked for (``?seat=``) if the user holds it, else the
-    user's first seat, else None (a spectator)."""
-    held = seats_of(request.user, match)
+    user's first seat, else None (a spectator). ``seats``: the match's seats, if already read."""
+    if seats is None:
+        held = seats_of(request.user, match)
+    else:
+        held = [s.index for s in seats if request.user.is_authenticated and s.user_id == request.user.pk]
     requested = request.GET.get("seat")
     if count(requested, digits=2) in held:
         return count(requested, digits=2)
@@ -104,9 +107,10 @@ def _viewer(request, match: Match) -> int | None:
 
 
 def _board_context(request, match: Match, since: int | None = None) -> dict:
-    seat = _viewer(request, match)
-    context = selectors.match_board(match, seat, since=since)
-    context["people"] = selectors.match_people(match, request.user)
+    seats = selectors.table_seats(match)  # read once: the viewer's seat, the names and the table panel
+    seat = _viewer(request, match, seats)
+    context = selectors.match_board(match, seat, since=since, seats=seats)
+    context["people"] = selectors.match_people(match, request.user, seats)
     context["turn_clock"] = selectors.turn_clock(match, context["people"])  # the countdown in the turn banner
     seat_query = {"seat": seat} if seat is not None else {}
     context["move_url"] = _url("match_move", match, seat_query)

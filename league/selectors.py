@@ -752,14 +752,34 @@ def personal_tokens(user) -> list[dict]:
     return rows
 
 
+#: How long one process keeps where a match belongs (``match_context``), seconds.
+MATCH_CONTEXT_SECONDS = 60.0
+_match_contexts: dict[tuple, tuple[float, dict | None]] = {}
+
+
 def match_context(match) -> dict | None:
-    """Where a match belongs (the play page names it): its tournament, round and table, with links."""
+    """Where a match belongs (the play page names it): its tournament, round and table, with links.
+
+    Every board a seat fetches asks for it, and it does not change once the match exists (a round's
+    table gets its match in the transaction that creates it), so each process keeps it for
+    ``MATCH_CONTEXT_SECONDS``: a tournament renamed in the admin shows its new name within that time.
+    Kept by the match's id and creation time (a test database hands the same ids out again)."""
+    import time
+
+    key, now = (match.pk, match.created_at), time.monotonic()
+    kept = _match_contexts.get(key)
+    if kept is not None and now - kept[0] < MATCH_CONTEXT_SECONDS:
+        return kept[1]
     table = Table.objects.select_related("round__tournament").filter(match=match).first()
-    if table is None:
-        return None
-    tournament = table.round.tournament
-    return {"tournament": tournament.name, "tournament_url": reverse("league_tournament", args=[tournament.pk]),
-            "round": table.round.number, "table": table.number}
+    context = None
+    if table is not None:
+        tournament = table.round.tournament
+        context = {"tournament": tournament.name, "round": table.round.number, "table": table.number,
+                   "tournament_url": reverse("league_tournament", args=[tournament.pk])}
+    if len(_match_contexts) >= 10_000:  # a bound on memory: start again rather than grow
+        _match_contexts.clear()
+    _match_contexts[key] = (now, context)
+    return context
 
 
 def home_sections(user) -> list[dict]:

@@ -58,14 +58,9 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
-# Static files, served by the web process itself (`collectstatic` first; in DEBUG from the apps' folders).
-# Under ASGI (uvicorn: `make run`, the image; league/asgi.py sets CARDLEAGUE_ASGI=1) ServeStatic, the async
-# fork of WhiteNoise, sends each file through an asynchronous iterator: WhiteNoise's synchronous one makes
-# Django read the file whole first and warn "StreamingHttpResponse must consume synchronous iterators".
-# Under WSGI (sync workers, the tests' servers) WhiteNoise: ServeStatic would cost every request an event loop.
-SERVED_BY_ASGI = env_bool("CARDLEAGUE_ASGI", False)
-STATIC_FILES_MIDDLEWARE = ("servestatic.middleware.ServeStaticMiddleware" if SERVED_BY_ASGI else
-                           "whitenoise.middleware.WhiteNoiseMiddleware")
+# Static files, served by the web process itself through WhiteNoise (`collectstatic` first; in DEBUG from the
+# apps' folders). Django runs synchronously under ASGI too (league/asgi.py), so WhiteNoise's file iterators
+# suit every server.
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -82,11 +77,11 @@ INSTALLED_APPS = [
     "csp",
     "games",
     "league",
-] + (["servestatic"] if SERVED_BY_ASGI else [])  # its configuration checks
+]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    STATIC_FILES_MIDDLEWARE,
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -267,6 +262,8 @@ CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT"
 CARDLEAGUE_STREAM_POLL = float(os.environ.get("CARDLEAGUE_STREAM_POLL", "0.25"))
 # Database reads the open streams of one server process make at the same time (each a short visit).
 CARDLEAGUE_STREAM_DB_READS = int(os.environ.get("CARDLEAGUE_STREAM_DB_READS", "8"))
+# Under ASGI (league/asgi.py) the threads on which one process runs Django's pages and API, at once.
+CARDLEAGUE_WEB_THREADS = int(os.environ.get("CARDLEAGUE_WEB_THREADS", "8"))
 # Open streams one account / one address may hold (a 429 beyond), this process (0: three quarters of its
 # file limit, RLIMIT_NOFILE; a 503 beyond), and how long one stream lasts before the client reconnects.
 CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT = float(os.environ.get("CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT", "0.25"))

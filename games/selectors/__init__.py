@@ -35,8 +35,15 @@ INLINE_ROUNDS = 3
 INLINE_LINES = 150
 
 
-def players(match: Match) -> list[str]:
-    return [s.display_name for s in match.seats.select_related("user").order_by("index")]
+def table_seats(match: Match) -> list:
+    """The match's seats in order, each with its account: read once for a board, whose parts (the
+    names, the viewer's seats, the table panel) all need them."""
+    return list(match.seats.select_related("user").order_by("index"))
+
+
+def players(match: Match, seats: list | None = None) -> list[str]:
+    """The seats' names in order (``seats``: ``table_seats`` already read)."""
+    return [s.display_name for s in (seats if seats is not None else table_seats(match))]
 
 
 def seat_view(match: Match, seat: int | None) -> dict:
@@ -644,7 +651,7 @@ def _appended(match: Match, seat: int | None, names, since: int):
     return log, groups, positions, latest
 
 
-def match_board(match: Match, seat: int | None, since: int | None = None) -> dict:
+def match_board(match: Match, seat: int | None, since: int | None = None, seats: list | None = None) -> dict:
     """What the play page needs for one seat (or a spectator): the board at the match's
     position, the move log, and — when ``since`` is an earlier position — the boards after each
     move since then (at most ``MAX_FRAMES``, older ones skipped), each from the seat's own
@@ -653,9 +660,10 @@ def match_board(match: Match, seat: int | None, since: int | None = None) -> dic
     With ``since`` (the position the page shows) the log is only its lines after it (``log["append"]``),
     built from the log's tail kept at that position, for the page to append: a live board's update reads
     and writes only what is new, however long the match (issue 22 item 4). Without a kept tail, or once
-    the match has ended (every event is then public), the log is built as on the page's first board."""
+    the match has ended (every event is then public), the log is built as on the page's first board.
+    ``seats``: ``table_seats`` already read."""
     game = registry.get(match.game)
-    names = players(match)
+    names = players(match, seats)
     # an ended match shows every event in full (what was hidden while it ran): its log is built whole
     appended = _appended(match, seat, names, since) \
         if since is not None and 0 <= since < match.last_seq and match.is_running else None

@@ -94,12 +94,14 @@ SEAT_STATUS_WORDS = {
 }
 
 
-def match_people(match: Match, user) -> dict:
+def match_people(match: Match, user, seats: list | None = None) -> dict:
     """The play page's table panel: every seat (who, their status, their deadline), the match's
     terms (game, options, clock), where the match belongs, and what the viewing person may do now
     (take the seat, accept or decline, resign). While a match waits for its players, outside bot
-    accounts are marked as bots (``outside_bot``), as the invitation says."""
-    seats = list(match.seats.select_related("user").order_by("index"))
+    accounts are marked as bots (``outside_bot``), as the invitation says. ``seats``: the match's seats
+    in order with their accounts, if already read (``table_seats``)."""
+    if seats is None:
+        seats = list(match.seats.select_related("user").order_by("index"))
     turn = None
     if match.is_running:
         turn = registry.get(match.game).view(store.load_state(match), None).get("turn")

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: What a fresh shell after `make run` does not have: nothing exported, no services.
 NOT_IN_A_FRESH_SHELL = ("DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CACHE_URL",
                         "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CELERY_TASK_ALWAYS_EAGER", "STREAMS_URL",
-                        "CARDLEAGUE_ENV_FILE", "CARDLEAGUE_ASGI", "DJANGO_ALLOW_ASYNC_UNSAFE")
+                        "CARDLEAGUE_ENV_FILE", "DJANGO_ALLOW_ASYNC_UNSAFE")
 
 
 def manage(env: dict, *args: str, timeout: int = 180) -> subprocess.CompletedProcess:

@@ -36,13 +36,15 @@ def test_a_board_poll_with_nothing_new_costs_the_user_and_one_query(match, peopl
 
 def test_a_board_poll_with_news(match, people, django_assert_num_queries):
     client = _browser(people[0])
-    with django_assert_num_queries(8):
+    # the user, the match, its seats with their accounts (once for the whole board), the seat's events,
+    # where their moves start, where the match belongs (then kept by the process for a minute)
+    with django_assert_num_queries(6):
         assert client.get(f"/matches/{match.pk}/board/?since=1").status_code == 200
 
 
 def test_the_play_page(match, people, django_assert_num_queries):
     client = _browser(people[0])
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(6):  # as the board with news
         assert client.get(f"/matches/{match.pk}/").status_code == 200
 
 
