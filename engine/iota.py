@@ -433,6 +433,8 @@ def _line_fit(count: int, n: int, packed: int, face: int | None) -> int:
 
 
 _EMPTY_LINE = (FULL, False, False)
+#: How far a ``Board`` lets the grid grow left and up (cells) before it is worked out afresh.
+ROOM = 12
 _NO_LANE: tuple[int, int, Any] = (0, 0, None)
 
 
@@ -441,7 +443,7 @@ class Board:
     once per grid; ``board_of`` keeps it with a state, so passes reuse it, and grows the
     next one from it after a play, ``Board.grown``):
 
-    - ``frontier``: the empty cells next to a card, sorted; a play puts at least one
+    - ``frontier``: the empty cells next to a card (a set); a play puts at least one
       card on one (I5: "connected to the cards already played");
     - ``lines[cell]``: for a frontier cell, its line along a row and along a column, each
       as ``(fit, wild, near)``: the faces that may lie on the cell as far as that line
@@ -452,21 +454,25 @@ class Board:
       frontier cells, spots)``; ``spots`` (``_Spots``) reads the lane's cells and keeps
       its segments (``_lane_segments``), shared with the next board while the lane is;
     - ``wild_fits``: whether the wilds keep an identity with a card on a cell (or on a
-      few cells), as ``_plays`` finds out (I2), for every hand asking of this grid.
+      few cells), as ``_plays`` finds out (I2), for every hand asking of this grid;
+    - ``wild_lines``: the lines of the wilds and of the cells in line with them, as
+      ``_one_card_wilds`` reads them (worked out when first asked).
     """
 
-    __slots__ = ("grid", "wild_cells", "frontier", "lines", "lanes", "base", "wild_fits")
+    __slots__ = ("grid", "wild_cells", "frontier", "lines", "lanes", "base", "wild_fits", "wild_lines")
 
     def __init__(self, grid: Grid):
         self.grid = grid
         self.wild_cells = _wild_cells(grid)
         self.wild_fits: dict[Any, bool] = {}
-        self.frontier = sorted({(x + dx, y + dy) for x, y in grid for dx, dy in NEIGHBOURS} - grid.keys())
+        self.wild_lines: dict[Cell, Any] = {}
+        self.frontier = {(x + dx, y + dy) for x, y in grid for dx, dy in NEIGHBOURS} - grid.keys()
         xs = [x for x, _ in grid] or [0]
         ys = [y for _, y in grid] or [0]
         # bit 0 sits well before every segment start (a frontier cell lies within 1 of the
-        # cards, a segment starts at most 3 before it and looks one cell further)
-        self.base = {H: min(xs) - 2 * LINE_MAX, V: min(ys) - 2 * LINE_MAX}
+        # cards, a segment starts at most 3 before it and looks one cell further), with room
+        # for the grid to grow left and up (``grown`` starts afresh once it grows past it)
+        self.base = {H: min(xs) - 2 * LINE_MAX - ROOM, V: min(ys) - 2 * LINE_MAX - ROOM}
         self.lines = {cell: (_line_info(grid, cell, H), _line_info(grid, cell, V)) for cell in self.frontier}
         self.lanes = {}
         for step, pos, lane_of in ((H, 0, 1), (V, 1, 0)):  # a row: lane y, position x
@@ -497,11 +503,12 @@ class Board:
         new.base = base
         new.wild_cells = _wild_cells(grid)
         new.wild_fits = {}
+        new.wild_lines = {}
         fresh = {(x + dx, y + dy) for x, y in placed for dx, dy in NEIGHBOURS} - grid.keys()
         frontier = set(old.frontier)
         frontier.difference_update(placed)
         frontier |= fresh
-        new.frontier = sorted(frontier)
+        new.frontier = frontier
         changed = set(fresh)
         for x0, y0 in placed:
             for dx, dy in STEPS:
@@ -533,13 +540,20 @@ class Board:
             opened: dict[int, int] = {}
             for cell in fresh:
                 opened[cell[lane_of]] = opened.get(cell[lane_of], 0) | 1 << (cell[pos] - at)
+            redone: dict[int, int] = {}
+            for cell in changed:
+                redone[cell[lane_of]] = redone.get(cell[lane_of], 0) | 1 << (cell[pos] - at)
             lanes = new.lanes[step] = {lane: entry for lane, entry in old_lanes.items() if lane not in touched}
             for lane in touched:
-                occ, cand, _ = old_lanes.get(lane, _NO_LANE)
+                occ, cand, spot = old_lanes.get(lane, _NO_LANE)
                 cards = gained.get(lane, 0)
-                cand = cand & ~cards | opened.get(lane, 0)
-                if cand:
-                    lanes[lane] = (occ | cards, cand, _Spots(new, step, lane))
+                now = cand & ~cards | opened.get(lane, 0)
+                if now:
+                    lanes[lane] = (occ | cards, now, _Spots(new, step, lane))
+                    if not cards and now == cand and spot.segments is not None:
+                        # only lines across the lane changed: its segments stay, those over
+                        # a cell whose cross line changed are worked out again
+                        lanes[lane][2].segments = _kept_segments(spot.segments, redone.get(lane, 0))
         return new
 
     def line(self, cell: Cell, step: Cell) -> tuple[int, bool, bool]:
@@ -548,6 +562,15 @@ class Board:
         if info is None:
             return _EMPTY_LINE  # not next to any card: nothing across it
         return info[0] if step == H else info[1]
+
+
+def _kept_segments(segments: list[list[Any]], redone: int) -> list[list[Any]]:
+    """A lane's segments (``_lane_segments``) for the next board when the lane's cards and
+    frontier cells stay and only the lines across some of its cells (bits ``redone``)
+    changed: the same segments, the worked-out ``_segment`` of those over such a cell
+    dropped (the others are shared: nothing they read changed)."""
+    return [seg if not redone >> seg[1] & ((2 << (seg[2] - seg[1])) - 1) else [seg[0], seg[1], seg[2], None]
+            for seg in segments]
 
 
 def _line_info(grid: Grid, cell: Cell, step: Cell) -> tuple[int, bool, bool]:
@@ -626,7 +649,6 @@ def board_of(state: State) -> Board:
 OFF = 1 << 10
 CARD_BITS = 29
 CARD_MASK = (1 << CARD_BITS) - 1
-_SHIFTS4 = (3 * CARD_BITS, 2 * CARD_BITS, CARD_BITS, 0)
 
 
 def _cell_key(cell: Cell) -> int:
@@ -694,7 +716,10 @@ def _plays(grid: Grid, hand: list[int], board: Board) -> list[list[int]]:
         lie on no line through a wild, so they change nothing)."""
         got = one_fits.get((cell, h))
         if got is None:
-            got = one_fits[(cell, h)] = wilds_fit({cell: h})
+            got = _one_card_wilds(board, cell, h) if h < FACES else None
+            if got is None:
+                got = wilds_fit({cell: h})
+            one_fits[(cell, h)] = got
         return got
 
     # which hand cards (bit i: hand[i]) a cross line allows, per fit mask: a face when
@@ -739,7 +764,7 @@ def _plays(grid: Grid, hand: list[int], board: Board) -> list[list[int]]:
         getter = hand.__getitem__
         for step in STEPS:
             for lane in board.lanes[step].values():
-                for seg in _lane_segments(lane):
+                for seg in lane[2].segments or _lane_segments(lane):
                     line_key = seg[0]
                     fitting = valid.get(line_key)
                     if fitting is None:
@@ -768,7 +793,7 @@ def _plays(grid: Grid, hand: list[int], board: Board) -> list[list[int]]:
                         shift += 4
                     else:
                         add = outs[k - 1].append
-                        for _, count, set_faces, orders, chosen, _ in fitting:
+                        for pack, count, set_faces, orders, chosen, _ in fitting:
                             if count == k and not present_wild:
                                 if not across:     # no wild in any line the play makes
                                     for code, _, ids_key, _ in orders:
@@ -805,20 +830,21 @@ def _plays(grid: Grid, hand: list[int], board: Board) -> list[list[int]]:
                                     if ok:
                                         add(base + ids_key)
                                 continue
-                            # the play's wild(s) against the line's faces and each one's cross line
-                            line = tuple(sorted(faces + set_faces))
-                            alone = fitting_faces(line)
+                            # the play's wild(s) against the line's faces (size of them, packed
+                            # masks line) and each one's cross line
+                            size, line = n + count, packed | pack
+                            alone = _line_fit(size, size, line, (faces or set_faces)[0] if size == 1 else None)
                             for code, _, ids_key, wilds in orders:
                                 if code & need != code:
                                     continue
                                 if len(wilds) == 1:
                                     if not alone & fits[wilds[0]]:
                                         continue
-                                elif line:
-                                    pair = (line, fits[wilds[0]], fits[wilds[1]])
+                                elif size:
+                                    pair = (size, line, fits[wilds[0]], fits[wilds[1]])
                                     ok = pair_fits.get(pair)
                                     if ok is None:
-                                        ok = pair_fits[pair] = bool(wild_pair(*pair, check_only=True)[0])
+                                        ok = pair_fits[pair] = _wilds_pair_fit(*pair, alone)
                                     if not ok:
                                         continue
                                 else:
@@ -831,6 +857,25 @@ def _plays(grid: Grid, hand: list[int], board: Board) -> list[list[int]]:
     for keys in outs:
         keys.sort()
     return outs
+
+
+def _wilds_pair_fit(n: int, packed: int, first: int, second: int, alone: int) -> bool:
+    """I2. ``wild_pair`` as a check, for two wilds in a line with n ≥ 1 faces told by their
+    packed masks (``alone``: the identities a wild may take there on its own): whether
+    they have two identities their cross lines allow (``first``, ``second``) that fit the
+    line together.
+
+    A wild whose cross line allows every identity that fits the line leaves the other's
+    choice free: whatever fits with the faces (2 or 3 cards, a valid line) has a fourth
+    card that completes it, and that card fits with the faces too."""
+    if first & alone == alone:
+        return bool(second & alone)
+    if second & alone == alone:
+        return bool(first & alone)
+    for x in _bits(first & alone):
+        if _fit_of_packed(n + 1, packed | _PACK[x]) & second & alone & ~(1 << x):
+            return True
+    return False
 
 
 #: A segment of a row or column (``_segment``): how many empty cells, the empty cells,
@@ -937,7 +982,7 @@ def _segment(spot: "_Spots", a: int, last: int) -> Segment:
             across.append(len(empties))
         empties.append(cell)
         fits.append(FULL if info is None else info[across_index][0])
-        base = base << CARD_BITS | _cell_key(cell)
+        base = base << CARD_BITS | ((cell[0] + OFF) << 11 | (cell[1] + OFF)) << 7  # _cell_key, inline
     return (len(empties), tuple(empties), tuple(fits), len(faces), packed, faces, present_wild, tuple(across), base)
 
 
@@ -975,6 +1020,71 @@ _PERMUTATIONS = {(size, k): [(chosen, [(sum(1 << (4 * j + i) for j, i in enumera
                                        for idx in permutations(chosen)])
                              for chosen in combinations(range(size), k)]
                  for size in range(1, HAND_SIZE + 1) for k in range(2, LINE_MAX + 1)}
+
+
+def _one_card_wilds(board: Board, cell: Cell, h: int) -> bool | None:
+    """I2 for one face ``h`` put on the empty ``cell``: whether every wild of the grid keeps
+    an identity, as ``_wild_fits_alone`` tells wild by wild, without walking the grid
+    again: a wild in line with the cell sees its line there gain ``h`` (``_cell_line``),
+    the others stay as the grid has them (``_wild_side``). None when some wild shares a
+    line with the other (they are solved together: the caller merges the grid)."""
+    views = board.wild_lines.get(cell)
+    if views is None:
+        views = board.wild_lines[cell] = (_cell_line(board.grid, cell, H), _cell_line(board.grid, cell, V))
+    fits = True
+    for w in board.wild_cells:
+        sides = board.wild_lines.get(w)
+        if sides is None:
+            sides = board.wild_lines[w] = (_wild_side(board.grid, w, H), _wild_side(board.grid, w, V))
+        mask = FULL
+        side: int | None
+        for d in (0, 1):  # STEPS, in the order _wild_fits_alone walks them
+            wilds, count, n, packed, _ = views[d]
+            if w in wilds:      # the cell's line along d is the wild's, with h added
+                if len(wilds) > 1:
+                    return None
+                side = _line_fit(count, n + 1, packed | _PACK[h], h)
+            else:
+                side = sides[d]
+                if side is None:
+                    return None
+            mask &= side
+            if not mask:
+                fits = False
+                break
+    return fits
+
+
+def _cell_line(grid: Grid, cell: Cell, step: Cell) -> tuple[tuple[Cell, ...], int, int, int, int | None]:
+    """The cards in line with a cell along ``step`` (both sides, the cell left out): the
+    wilds' cells, how many cards, how many faces, their packed masks and one of them."""
+    dx, dy = step
+    x, y = cell
+    wilds = []
+    count = n = packed = 0
+    face = None
+    for sign in (-1, 1):
+        cx, cy = x + sign * dx, y + sign * dy
+        while (cx, cy) in grid:
+            i = grid[(cx, cy)]
+            count += 1
+            if i < FACES:
+                n += 1
+                packed |= _PACK[i]
+                face = i
+            else:
+                wilds.append((cx, cy))
+            cx, cy = cx + sign * dx, cy + sign * dy
+    return tuple(wilds), count, n, packed, face
+
+
+def _wild_side(grid: Grid, wild: Cell, step: Cell) -> int | None:
+    """The identities a wild's line along ``step`` allows it, as ``_wild_fits_alone`` works
+    it out (FULL with no card there); None when the line holds the other wild."""
+    wilds, count, n, packed, face = _cell_line(grid, wild, step)
+    if wilds:
+        return None
+    return _line_fit(count, n, packed, face) if count else FULL
 
 
 def _wild_fits_alone(grid: Grid, placed: Grid, cell: Cell) -> bool | None:
@@ -1315,8 +1425,15 @@ class Iota(core.Game):
                                                {"card": cards[key & 127], "x": (e >> 11) - OFF,
                                                 "y": (e & 2047) - OFF}]})
             for key in fours:
-                add({"type": "play", "cards": [{"card": cards[i], "x": x, "y": y} for (x, y), i in
-                                               (_unkey(key >> s & CARD_MASK) for s in _SHIFTS4)]})
+                a = key >> 3 * CARD_BITS
+                b = key >> 2 * CARD_BITS & CARD_MASK
+                f = key >> CARD_BITS & CARD_MASK
+                c, d, e, g = a >> 7, b >> 7, f >> 7, (key & CARD_MASK) >> 7
+                add({"type": "play", "cards": [{"card": cards[a & 127], "x": (c >> 11) - OFF, "y": (c & 2047) - OFF},
+                                               {"card": cards[b & 127], "x": (d >> 11) - OFF, "y": (d & 2047) - OFF},
+                                               {"card": cards[f & 127], "x": (e >> 11) - OFF, "y": (e & 2047) - OFF},
+                                               {"card": cards[key & 127], "x": (g >> 11) - OFF,
+                                                "y": (g & 2047) - OFF}]})
         if not state.recycled:
             for (x, y), mask in sorted(state.candidates.items()):
                 for card in _canonical(hand):
@@ -1371,12 +1488,15 @@ class Iota(core.Game):
         events = [{"type": "cards_played", "seat": seat,
                    "cards": _play_move(placed.items())["cards"],
                    "score": score, "lots": lots, "final": final}]
-        after = APPLY["cards_played"](state, events[0])
-        need = HAND_SIZE - len(after.hands[seat])
-        if need > 0 and after.stock:
-            events.append({"type": "cards_drawn", "seat": seat, "cards": list(after.stock[:need])})
-            after = APPLY["cards_drawn"](after, events[-1])
+        # the seat draws back up to 4 from the stock, which the play leaves as it was (I5);
+        # the state after is worked out only when the play ends the match (I9), for the ranking
+        need = HAND_SIZE - (len(hand) - len(placed))
+        if need > 0 and state.stock:
+            events.append({"type": "cards_drawn", "seat": seat, "cards": list(state.stock[:need])})
         if final:
+            after = state
+            for event in events:
+                after = APPLY[event["type"]](after, event)
             events.append(self._end(after, "last_card"))
         return events
 

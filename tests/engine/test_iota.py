@@ -177,6 +177,30 @@ def test_I2_two_wilds_in_one_line_are_solved_together():
     assert pairs == {(INDEX["Y2S"], INDEX["B4X"])}
 
 
+def test_I2_the_quick_check_of_two_wilds_in_one_line_agrees_with_solving_them():
+    # given a line of one or two faces and two wilds, each wild allowed some identities by
+    # its cross line (none, the line's own fits, another line's fits, random sets)
+    from engine.iota import _PACK, _wilds_pair_fit, wild_pair
+
+    rng = random.Random(7)
+    checked = 0
+    while checked < 3000:
+        faces = tuple(sorted(rng.sample(range(FACES), rng.choice((1, 2)))))
+        if not is_valid_line(faces):
+            continue
+        alone = fitting_faces(faces)
+        other = fitting_faces(tuple(sorted(rng.sample(range(FACES), 2))))
+        first, second = (rng.choice((FULL, alone, other, rng.getrandbits(64) & rng.getrandbits(64)))
+                         for _ in range(2))
+        packed = 0
+        for f in faces:
+            packed |= _PACK[f]
+        # then the check and the joint solution agree
+        assert _wilds_pair_fit(len(faces), packed, first, second, alone) == bool(
+            wild_pair(faces, first, second, check_only=True)[0]), (faces, first, second)
+        checked += 1
+
+
 def test_I2_fitting_faces_completes_a_line():
     assert fitting_faces(()) == FULL
     assert fitting_faces((INDEX["R1C"],)) == FULL & ~(1 << INDEX["R1C"])
