@@ -2,10 +2,12 @@
 the live streams.
 
 The live streams have their own asynchronous front (``games.stream_edge``: no thread per open stream).
-Every other request is Django's synchronous (WSGI) handler on a fixed pool of threads
-(``CARDLEAGUE_WEB_THREADS``, through a2wsgi): Django's own ASGI handler gives each request a new thread
-and runs each middleware through a sync/async hop, which at a club night cost the web process as much CPU
-as the views themselves (``tests.bench.club_night``; the README's *A club night*)."""
+Every other request is Django's synchronous (WSGI) handler on fixed pools of threads (through a2wsgi):
+Django's own ASGI handler gives each request a new thread and runs each middleware through a sync/async
+hop, which at a club night cost the web process as much CPU as the views themselves
+(``tests.bench.club_night``; the README's *A club night*). Reads (GET, HEAD, OPTIONS) and writes (a move,
+a form) have pools of their own (``CARDLEAGUE_WEB_THREADS``, ``CARDLEAGUE_WEB_WRITE_THREADS``): a busy
+evening's board fetches, one after each event for every seat, never make a move wait behind them."""
 import os
 
 from a2wsgi import WSGIMiddleware
@@ -26,4 +28,15 @@ def _streams_served_here(environ, start_response):
     return django_application(environ, start_response)
 
 
-application = with_streams(WSGIMiddleware(_streams_served_here, workers=settings.CARDLEAGUE_WEB_THREADS))
+_reads = WSGIMiddleware(_streams_served_here, workers=settings.CARDLEAGUE_WEB_THREADS)
+_writes = WSGIMiddleware(_streams_served_here, workers=settings.CARDLEAGUE_WEB_WRITE_THREADS)
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+async def django_threads(scope, receive, send):
+    """Django on the reads' threads or the writes' (by the request's method)."""
+    threads = _writes if scope["type"] == "http" and scope.get("method") not in READS else _reads
+    await threads(scope, receive, send)
+
+
+application = with_streams(django_threads)

@@ -262,8 +262,10 @@ CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT"
 CARDLEAGUE_STREAM_POLL = float(os.environ.get("CARDLEAGUE_STREAM_POLL", "0.25"))
 # Database reads the open streams of one server process make at the same time (each a short visit).
 CARDLEAGUE_STREAM_DB_READS = int(os.environ.get("CARDLEAGUE_STREAM_DB_READS", "8"))
-# Under ASGI (league/asgi.py) the threads on which one process runs Django's pages and API, at once.
+# Under ASGI (league/asgi.py) the threads on which one process runs Django's pages and API: reads (GET,
+# HEAD, OPTIONS) and, on threads of their own, writes (moves, forms), so that no move waits behind reads.
 CARDLEAGUE_WEB_THREADS = int(os.environ.get("CARDLEAGUE_WEB_THREADS", "8"))
+CARDLEAGUE_WEB_WRITE_THREADS = int(os.environ.get("CARDLEAGUE_WEB_WRITE_THREADS", "4"))
 # Open streams one account / one address may hold (a 429 beyond), this process (0: three quarters of its
 # file limit, RLIMIT_NOFILE; a 503 beyond), and how long one stream lasts before the client reconnects.
 CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT = float(os.environ.get("CARDLEAGUE_STREAMS_PUBLISH_TIMEOUT", "0.25"))
