@@ -575,27 +575,11 @@ def _kept_segments(segments: list[list[Any]], redone: int) -> list[list[Any]]:
 
 def _line_info(grid: Grid, cell: Cell, step: Cell) -> tuple[int, bool, bool]:
     """``Board.lines`` for one empty cell and direction: its line's ``(fit, wild, near)``,
-    walking the cards on both sides."""
-    dx, dy = step
-    x, y = cell
-    count = n = packed = 0
-    face = None
-    wild = False
-    for sign in (-1, 1):
-        cx, cy = x + sign * dx, y + sign * dy
-        while (cx, cy) in grid:
-            i = grid[(cx, cy)]
-            count += 1
-            if i < FACES:
-                n += 1
-                packed |= _PACK[i]
-                face = i
-            else:
-                wild = True
-            cx, cy = cx + sign * dx, cy + sign * dy
+    walking the cards on both sides (``_cell_line``)."""
+    wilds, count, n, packed, face = _cell_line(grid, cell, step)
     if not count:
         return _EMPTY_LINE
-    return _line_fit(count, n, packed, face), wild, True
+    return _line_fit(count, n, packed, face), bool(wilds), True
 
 
 class _Spots:
