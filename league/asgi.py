@@ -9,6 +9,7 @@ hop, which at a club night cost the web process as much CPU as the views themsel
 a form) have pools of their own (``CARDLEAGUE_WEB_THREADS``, ``CARDLEAGUE_WEB_WRITE_THREADS``): a busy
 evening's board fetches, one after each event for every seat, never make a move wait behind them."""
 import os
+import tempfile
 
 from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
@@ -34,9 +35,53 @@ READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 async def django_threads(scope, receive, send):
-    """Django on the reads' threads or the writes' (by the request's method)."""
-    threads = _writes if scope["type"] == "http" and scope.get("method") not in READS else _reads
+    """Django on the reads' threads or the writes' (by the request's method), a request's body read to its
+    end first (``_whole_body``)."""
+    if scope["type"] != "http":
+        return await _reads(scope, receive, send)
+    if _has_body(scope):
+        receive = await _whole_body(receive)
+        if receive is None:  # the client left while sending
+            return None
+    threads = _writes if scope.get("method") not in READS else _reads
     await threads(scope, receive, send)
+
+
+def _has_body(scope) -> bool:
+    for name, value in scope.get("headers") or ():
+        if (name == b"content-length" and value.strip() not in (b"", b"0")) or \
+                (name == b"transfer-encoding" and b"chunked" in value.lower()):
+            return True
+    return False
+
+
+async def _whole_body(receive):
+    """Read a request's body to its end on the event loop before a thread takes the request, as Django's
+    own ASGI handler does (in memory up to ``FILE_UPLOAD_MAX_MEMORY_SIZE``, then in a temporary file): a
+    slow sender holds no thread, and a refusal sent before the body is read (a 401, a 413, a 415) reaches
+    a client still sending instead of a reset connection. Returns the ``receive`` that hands the body to
+    the thread, or None when the client left."""
+    body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            body.close()
+            return None
+        body.write(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body.seek(0)
+
+    async def replay():
+        chunk = body.read(1 << 16)
+        more = bool(chunk) and body.tell() < size
+        if not more:
+            body.close()
+        return {"type": "http.request", "body": chunk, "more_body": more}
+
+    size = body.seek(0, os.SEEK_END)
+    body.seek(0)
+    return replay
 
 
 application = with_streams(django_threads)

@@ -189,6 +189,31 @@ def test_a_non_numeric_expected_seq_from_the_page_is_refused(livol_match, people
     assert _events(livol_match) == before
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_body_over_the_limit_sent_whole_to_the_server_gets_its_answer(asgi_server, django_user_model):
+    """Through the ASGI server (``league/asgi.py``), a client that sends its whole body before it reads (as
+    urllib does) gets the 413 in the JSON error shape for a 5 MB move, not a connection reset, and nothing
+    is recorded."""
+    import urllib.error
+    import urllib.request
+
+    from tests.games.test_streams import token_for
+
+    person = django_user_model.objects.create_user(username="ilze", password="x")
+    match = match_create(game="livol", seats=[SeatSpec(user=person), SeatSpec(bot="greedy")], seed="big-body",
+                         wake_bots=False)
+    before = _events(match)
+    body = json.dumps({"move": {"type": "draw"}, "expected_seq": 1, "pad": "x" * 5_000_000}).encode()
+    request = urllib.request.Request(f"{asgi_server}/api/matches/{match.pk}/moves?seat=0", data=body, method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": f"Bearer {token_for(person)}"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=60)
+    assert refused.value.code == 413
+    assert json.loads(refused.value.read())["code"] == "request_too_large"
+    assert _events(match) == before
+
+
 def test_a_body_over_the_limit_gets_the_json_error_shape(livol_match, people, settings):
     client = Client()
     client.force_login(people[0])
