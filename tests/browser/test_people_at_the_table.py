@@ -51,6 +51,42 @@ def seq_of(page) -> int:
     return int(page.locator("#board .board.live").get_attribute("data-seq"))
 
 
+#: In the page: the highest event id its match stream brought (``__streamSeq``) and the requests in flight
+#: (``__inflight``), so that the test can wait until every frame of the last move has been answered.
+STREAM_WATCH = """
+(() => {
+  window.__streamSeq = 0;
+  window.__inflight = 0;
+  const Native = window.EventSource;
+  if (!Native) return;
+  window.EventSource = function (url, options) {
+    const source = new Native(url, options);
+    source.addEventListener("match_event", (e) => {
+      window.__streamSeq = Math.max(window.__streamSeq, +e.lastEventId || 0);
+    });
+    return source;
+  };
+  window.EventSource.prototype = Native.prototype;
+  window.EventSource.CLOSED = Native.CLOSED;
+  const send = XMLHttpRequest.prototype.send;  // htmx's requests (a swapped part's own events never bubble)
+  XMLHttpRequest.prototype.send = function (...args) {
+    window.__inflight += 1;
+    this.addEventListener("loadend", () => { window.__inflight -= 1; });
+    return send.apply(this, args);
+  };
+})();
+"""
+
+
+def answered_every_frame(page, match: Match, seat: int) -> None:
+    """Wait until the page's stream has brought the last event its seat may know and every board fetch it
+    set off has been answered (a frame still on its way would set off a fetch the test could take for a poll)."""
+    from games import selectors
+
+    last = selectors.events_for_seat(match, seat)[-1]["seq"]
+    page.wait_for_function(f"() => window.__streamSeq >= {last} && window.__inflight === 0", timeout=10_000)
+
+
 def board_requests(page) -> list[str]:
     seen: list[str] = []
     page.on("request", lambda r: seen.append(r.url) if "/board/" in r.url else None)
@@ -64,6 +100,7 @@ def test_two_people_invite_accept_play_live_and_one_resigns(asgi_server, two_bro
         django_user_model.objects.create_user(username=name, password=PASSWORD)
     anna, janis = two_browsers
     for page in (anna, janis):
+        page.add_init_script(STREAM_WATCH)
         page.clock.install()  # their timers run as usual, until the test runs them forward (run_timers_for)
     sign_in(anna, asgi_server, "anna")
     sign_in(janis, asgi_server, "janis")
@@ -103,7 +140,10 @@ def test_two_people_invite_accept_play_live_and_one_resigns(asgi_server, two_bro
         watcher.wait_for_function(f"() => +document.querySelector('#board .board.live').dataset.seq > {before}",
                                   timeout=5_000)
     # nothing happens for a while (half a minute of the pages' timers: many poll intervals): no page asks
-    # the server for its board
+    # the server for its board, once each has answered every frame of the last move
+    match.refresh_from_db()
+    answered_every_frame(anna, match, 0)
+    answered_every_frame(janis, match, 1)
     for seen in polls.values():
         seen.clear()
     for page in (anna, janis):
