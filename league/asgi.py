@@ -70,6 +70,7 @@ async def _whole_body(receive):
         body.write(message.get("body", b""))
         if not message.get("more_body", False):
             break
+    size = body.tell()
     body.seek(0)
 
     async def replay():
@@ -79,8 +80,6 @@ async def _whole_body(receive):
             body.close()
         return {"type": "http.request", "body": chunk, "more_body": more}
 
-    size = body.seek(0, os.SEEK_END)
-    body.seek(0)
     return replay
 
 

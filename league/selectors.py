@@ -11,6 +11,7 @@ The tie-break rules themselves are pure functions in ``league.tiebreaks``; the r
 """
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -764,8 +765,6 @@ def match_context(match) -> dict | None:
     table gets its match in the transaction that creates it), so each process keeps it for
     ``MATCH_CONTEXT_SECONDS``: a tournament renamed in the admin shows its new name within that time.
     Kept by the match's id and creation time (a test database hands the same ids out again)."""
-    import time
-
     key, now = (match.pk, match.created_at), time.monotonic()
     kept = _match_contexts.get(key)
     if kept is not None and now - kept[0] < MATCH_CONTEXT_SECONDS:

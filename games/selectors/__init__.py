@@ -35,12 +35,6 @@ INLINE_ROUNDS = 3
 INLINE_LINES = 150
 
 
-def table_seats(match: Match) -> list:
-    """The match's seats in order, each with its account: read once for a board, whose parts (the
-    names, the viewer's seats, the table panel) all need them."""
-    return list(match.seats.select_related("user").order_by("index"))
-
-
 def players(match: Match, seats: list | None = None) -> list[str]:
     """The seats' names in order (``seats``: ``table_seats`` already read)."""
     return [s.display_name for s in (seats if seats is not None else table_seats(match))]
@@ -856,4 +850,4 @@ def rules_page(game: str, language: str) -> dict:
 
 # The people at the table (seats, clocks, what waits for a person): ``games.selectors.people``.
 from games.selectors.people import (HOME_SECTIONS, MATCH_CONTEXT, SEAT_STATUS_WORDS, account_news,  # noqa: E402,F401
-                                    clock_words, match_people, waiting_seats, waits_for)
+                                    clock_words, match_people, table_seats, waiting_seats, waits_for)

@@ -94,6 +94,12 @@ SEAT_STATUS_WORDS = {
 }
 
 
+def table_seats(match: Match) -> list:
+    """The match's seats in order, each with its account: read once for a board, whose parts (the
+    names, the viewer's seats, the table panel) all need them."""
+    return list(match.seats.select_related("user").order_by("index"))
+
+
 def match_people(match: Match, user, seats: list | None = None) -> dict:
     """The play page's table panel: every seat (who, their status, their deadline), the match's
     terms (game, options, clock), where the match belongs, and what the viewing person may do now
@@ -101,7 +107,7 @@ def match_people(match: Match, user, seats: list | None = None) -> dict:
     accounts are marked as bots (``outside_bot``), as the invitation says. ``seats``: the match's seats
     in order with their accounts, if already read (``table_seats``)."""
     if seats is None:
-        seats = list(match.seats.select_related("user").order_by("index"))
+        seats = table_seats(match)
     turn = None
     if match.is_running:
         turn = registry.get(match.game).view(store.load_state(match), None).get("turn")
