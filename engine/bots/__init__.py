@@ -21,7 +21,7 @@ import hmac
 import importlib
 import random as _random
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from engine.bots.random_policy import random_policy
 
@@ -49,16 +49,30 @@ def bots_module(game: str) -> ModuleType | None:
         return None
 
 
-def policies_for(game: str) -> dict[str, Policy]:
-    """Every bot of a game by level: its bots module's ``POLICIES``, ``random`` for every game, and the
-    searching levels for a game that has a greedy bot and deals samples (``search.searchable``)."""
-    found: dict[str, Policy] = dict(getattr(bots_module(game), "POLICIES", {}))
-    found.setdefault("random", random_policy)
+def policy_of(game: str, level: str) -> Policy | None:
+    """The bot of one level of a game, or None when the game has none at that level: its bots module's
+    ``POLICIES`` first, then ``random`` (every game), then a searching level for a game that has a greedy
+    bot and deals samples (``search.searchable``). A move asks for one level, so only that one is built."""
+    declared = getattr(bots_module(game), "POLICIES", {})
+    if level in declared:
+        return cast(Policy, declared[level])
+    if level == "random":
+        return random_policy
+    if level not in SEARCH_LEVELS:
+        return None
     from engine.bots import search
 
-    for level, policy in search.policies(game).items():
-        found.setdefault(level, policy)
-    return found
+    if not search.searchable(game) or level not in search.spec_of(game).budgets:
+        return None
+    return search.policy_for(game, level)
+
+
+def policies_for(game: str) -> dict[str, Policy]:
+    """Every bot of a game by level (``policy_of`` for each level the game has, its bots module's own
+    levels beyond ``POLICY_NAMES`` included)."""
+    levels = [*getattr(bots_module(game), "POLICIES", {}), *POLICY_NAMES]
+    found = {level: policy_of(game, level) for level in dict.fromkeys(levels)}
+    return {level: policy for level, policy in found.items() if policy is not None}
 
 
 def levels_for(game: str) -> tuple[str, ...]:
@@ -74,10 +88,10 @@ def choose(game: str, policy: str, view: dict[str, Any], legal: list[dict[str, A
            rng: _random.Random, must_act: bool) -> dict[str, Any] | None:
     if not legal:
         return None
-    table = policies_for(game)
-    if policy not in table:
+    bot = policy_of(game, policy)
+    if bot is None:
         raise KeyError(f"no {policy!r} bot for {game}")
-    return table[policy](view, legal, rng, must_act)
+    return bot(view, legal, rng, must_act)
 
 
 #: The opening event's mark (``match_opened``: ``"bots_keyed_by": "secret"``) of a match whose bots'
