@@ -258,8 +258,9 @@ def _uvicorn(django_db_blocker, **environment):
     import subprocess
     import sys
     import threading
-    import time
     import urllib.request
+
+    from tests.waiting import wait_until
 
     from django.conf import settings
 
@@ -274,15 +275,16 @@ def _uvicorn(django_db_blocker, **environment):
     threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
     url = ServerURL(f"http://127.0.0.1:{port}")
     url.pid = proc.pid
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"{url}/api/openapi.json", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.2)  # not answering yet: ask again
-    else:
+    def answers() -> bool:
+        if proc.poll() is not None:
+            pytest.fail("uvicorn stopped:\n" + "".join(lines[-40:]))
+        return urllib.request.urlopen(f"{url}/api/openapi.json", timeout=1).status == 200
+
+    try:
+        wait_until(answers, within=60, why=lambda: "uvicorn did not start:\n" + "".join(lines[-40:]))
+    except BaseException:
         proc.kill()
-        pytest.fail("uvicorn did not start:\n" + "".join(lines[-40:]))
+        raise
     yield url
     proc.terminate()
     try:

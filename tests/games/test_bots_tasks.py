@@ -1,5 +1,4 @@
 """Bots move through Celery: ids in, idempotent, and a real worker finishes a match."""
-import time
 
 import pytest
 
@@ -7,6 +6,7 @@ from games.records import match_verify
 from games.models import Event, Match
 from games.services import SeatSpec, bots_advance, match_create
 from games.tasks import bots_play
+from tests.waiting import wait_until
 
 
 def test_a_bot_moves_when_it_is_its_turn_after_a_person(people, django_capture_on_commit_callbacks):
@@ -50,12 +50,11 @@ def test_a_real_celery_worker_plays_a_bot_match_to_the_end(real_celery):
     match = match_create(game="livol", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")],
                          seed="worker", options={"target": 100})
     # when the worker picks it up
-    deadline = time.time() + 120
-    while time.time() < deadline:
+    def finished() -> bool:
         match.refresh_from_db()
-        if match.status == Match.Status.FINISHED:
-            break
-        time.sleep(0.5)
+        return match.status == Match.Status.FINISHED
+
+    wait_until(finished, within=120, every=0.5, why=lambda: f"still at event {match.last_seq}")
     # then the match ended, recorded once, and verifies
     assert match.status == Match.Status.FINISHED, f"still at event {match.last_seq}"
     seqs = list(Event.objects.filter(match=match).order_by("seq").values_list("seq", flat=True))

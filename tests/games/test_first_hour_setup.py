@@ -13,7 +13,6 @@ import socket
 import stat
 import subprocess
 import sys
-import time
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +29,7 @@ from games.models import Match
 from games.services import SeatSpec, match_create
 from league.middleware import TIME_ZONE_COOKIE, ReaderTimeZoneMiddleware, reader_zone
 from tests.conftest import need
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What a fresh shell after `make run` does not have: nothing exported, no services.
@@ -187,12 +187,8 @@ def make_run_server(env: dict):
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base, console = f"http://127.0.0.1:{port}", []
     try:
-        for _ in range(150):
-            try:
-                httpx.get(f"{base}/accounts/login/", timeout=2)
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)  # not answering yet: ask again
+        wait_until(lambda: httpx.get(f"{base}/accounts/login/", timeout=2), within=60,
+                   why="the server did not answer", not_yet=(httpx.TransportError,))
         yield base, console
     finally:
         server.terminate()

@@ -15,6 +15,7 @@ from games.models import Event, Match, Seat
 from league import services
 from league.models import Tournament
 from tests.conftest import start_worker, stop_worker
+from tests.waiting import wait_until
 
 QUEUE = "cardleague-clock-test"
 WORKER_ENV = {"CARDLEAGUE_CLOCKS_EVERY": "1", "CARDLEAGUE_SWEEP_EVERY": "2", "CARDLEAGUE_STALL_SECONDS": "3"}
@@ -115,10 +116,9 @@ def test_two_sweepers_in_two_workers_record_each_timeout_once(own_queue, django_
                                 timeout_rule=Match.TimeoutRule.FORFEIT) for i in range(8)]
         Seat.objects.filter(match__in=matches, deadline__isnull=False).update(
             deadline=timezone.now() - timedelta(seconds=1))
-        deadline = time.monotonic() + 60
-        while Match.objects.filter(pk__in=[m.pk for m in matches], status=Match.Status.RUNNING).exists():
-            assert time.monotonic() < deadline, "".join(workers[0].log[-20:])
-            time.sleep(0.3)
+        wait_until(lambda: not Match.objects.filter(pk__in=[m.pk for m in matches],
+                                                    status=Match.Status.RUNNING).exists(),
+                   within=60, why=lambda: "".join(workers[0].log[-20:]))
     finally:
         for worker in workers:
             stop_worker(worker, django_db_blocker)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
 import pytest
 
@@ -18,6 +17,7 @@ from league.models import Folded, RatingHistory, Round, Table, Tournament
 from tests.conftest import start_worker, stop_worker
 from tests.league.conftest import make_tournament
 from tests.league.test_services import assert_standings_match_the_match_results
+from tests.waiting import wait_until
 
 QUEUE = "cardleague-kill-test"
 # small bot batches: the killed worker dies with work in flight; quick sweeps: the test stays short
@@ -50,22 +50,18 @@ def test_a_tournament_finishes_after_its_worker_is_killed_mid_round(own_queue, d
     first = start_worker(queue=QUEUE, env=WORKER_ENV, name="doomed")
     services.round_start(round_id=services.round_pair(tournament_id=tournament.pk).pk)
     # when the worker is killed while matches are under way
-    deadline = time.monotonic() + 120
-    while Event.objects.filter(match__league_table__round__tournament=tournament).count() < 300:
-        assert time.monotonic() < deadline, "the first worker never got going"
-        time.sleep(0.1)
+    wait_until(lambda: Event.objects.filter(match__league_table__round__tournament=tournament).count() >= 300,
+               within=120, every=0.1, why="the first worker never got going")
     _kill_group(first)
     running = Match.objects.filter(league_table__round__tournament=tournament, status=Match.Status.RUNNING).count()
     assert running, "the worker should die with matches in progress"
     # and a new worker (with its beat) starts
     second = start_worker(queue=QUEUE, env=WORKER_ENV, beat=True, name="survivor")
     try:
-        deadline = time.monotonic() + 300
-        while Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.FINISHED:
-            assert time.monotonic() < deadline, (
-                f"stalled: rounds {list(tournament.round_set.values_list('number', 'status'))}\n"
-                + "".join(second.log[-30:]))
-            time.sleep(0.5)
+        wait_until(lambda: Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED,
+                   within=300, every=0.5,
+                   why=lambda: (f"stalled: rounds {list(tournament.round_set.values_list('number', 'status'))}\n"
+                                + "".join(second.log[-30:])))
     finally:
         stop_worker(second, django_db_blocker)
     # then every table was played once, every match verifies, and the projections folded once each
