@@ -1,0 +1,49 @@
+"""The web front (``league/asgi.py``): Django on fixed pools of threads, the moves on threads of their own."""
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import httpx
+from django.conf import settings
+
+from league import asgi
+
+
+def test_a_move_is_answered_while_every_read_thread_is_busy(monkeypatch):
+    """Reads (GET, HEAD, OPTIONS) and writes have pools of their own: "a busy evening's board fetches never
+    make a move wait behind them"."""
+    reads = settings.CARDLEAGUE_WEB_THREADS
+    entered = threading.Semaphore(0)
+    release = threading.Event()
+
+    def django_stand_in(environ, start_response):
+        """Holds every GET until released (a board that takes its time); answers anything else at once."""
+        if environ["REQUEST_METHOD"] == "GET":
+            entered.release()
+            release.wait(120)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [environ["REQUEST_METHOD"].encode()]
+
+    monkeypatch.setattr(asgi, "django_application", django_stand_in)
+
+    async def evening():
+        transport = httpx.ASGITransport(app=asgi.application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            boards = [asyncio.create_task(client.get(f"/matches/{i}/board")) for i in range(reads)]
+            try:
+                # given every read thread holding a board
+                for _ in range(reads):
+                    assert await asyncio.to_thread(entered.acquire, timeout=60), "the boards never reached Django"
+                # when a move comes
+                move = await asyncio.wait_for(
+                    client.post("/api/matches/1/moves", content=b'{"move": {"type": "draw"}}',
+                                headers={"Content-Type": "application/json"}), timeout=60)
+            finally:
+                release.set()
+            return move, await asyncio.gather(*boards)
+
+    move, boards = asyncio.run(evening())
+    # then it was answered while the boards still waited, and the boards were answered after
+    assert (move.status_code, move.text) == (200, "POST")
+    assert [(b.status_code, b.text) for b in boards] == [(200, "GET")] * reads
