@@ -27,6 +27,8 @@ def _setup_environment() -> None:
         shutil.rmtree(var, ignore_errors=True)
         os.environ["CARDLEAGUE_VAR"] = str(var)
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
+    # the production shape: a copy's own .env says DEBUG=1, which keeps every query of the worker in memory
+    os.environ["DEBUG"] = "0"
     os.environ.setdefault("CELERY_QUEUE", f"bench-{os.getpid()}")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
     os.environ.setdefault("LOG_LEVEL", "ERROR")
@@ -120,34 +122,30 @@ def run_through_celery(workers: int, players: int, rounds: int, target: int) -> 
 
 def play_raw(match_ids: list[int]) -> tuple[float, int]:
     """The same matches (same seeds, seats, bot decisions) played by the engine alone, in one process."""
-    import random
-
     from engine import registry
-    from engine.bots import choose
+    from engine.bots import bot_move
     from games.models import STORE_EVENTS, Event, Match
-    from games.services.matches import engine_seed
+    from games.services.matches import bots_key, engine_seed
 
     jobs = []
     for match in Match.objects.filter(pk__in=match_ids).prefetch_related("seats"):
         policies = {s.index: s.bot for s in match.seats.all()}
         # the store's own events before the deal (the opening, the contributions) count in the positions
         before = Event.objects.filter(match=match, type__in=STORE_EVENTS).exclude(type="seed_revealed").count()
-        jobs.append((match.pk, match.game, engine_seed(match), match.options, policies, before, match.last_seq - 1))
+        jobs.append((bots_key(match), match.game, engine_seed(match), match.options, policies, before,
+                     match.last_seq - 1))
     events_total = 0
     mismatches = 0
     started = time.perf_counter()
-    for match_id, game_name, seed, options, policies, before, expected_events in jobs:
+    for key, game_name, seed, options, policies, before, expected_events in jobs:
         game = registry.get(game_name)
         events = game.start(len(policies), seed, options=options)
         state = game.fold(events)
         seq = before + len(events)
         while game.outcome(state) is None:
             moved = False
-            for seat in game.view(state, None)["to_act"]:
-                view = game.view(state, seat)
-                legal = game.legal_moves(state, seat)
-                rng = random.Random(f"{match_id}:{seq}:{seat}")
-                move = choose(game_name, policies[seat], view, legal, rng, must_act=view.get("turn") == seat)
+            for seat in game.to_act(state):
+                move = bot_move(game_name, key, seq, state, seat, policies[seat])
                 if move is None:
                     continue
                 for event in game.play(state, seat, move):
@@ -156,13 +154,54 @@ def play_raw(match_ids: list[int]) -> tuple[float, int]:
                 moved = True
                 break
             if not moved:
-                raise RuntimeError(f"match {match_id}: nobody moves")
+                raise RuntimeError(f"a match keyed {key}: nobody moves")
         events_total += seq
         mismatches += seq != expected_events
     elapsed = time.perf_counter() - started
     if mismatches:
         print(f"  note: {mismatches} replayed matches differ in length from the recorded ones")
     return elapsed, events_total
+
+
+def record_floor(match_ids: list[int]) -> tuple[float, float]:
+    """What recording alone costs, with no Celery, no bots' choices and no standings: each match's engine
+    events (as recorded) hashed in a chain and written by the store in one insert (COPY on PostgreSQL)
+    for a copy of the match, one savepoint per match, all rolled back at the end. Returns the seconds
+    for the hashing alone and for hashing and writing."""
+    from django.db import transaction
+
+    from games import store
+    from games.models import STORE_EVENTS, Event, Match
+
+    class Discard(Exception):
+        pass
+
+    jobs = []
+    for match in Match.objects.filter(pk__in=match_ids):
+        payloads = list(Event.objects.filter(match=match).exclude(type__in=STORE_EVENTS)
+                        .order_by("seq").values_list("payload", flat=True))
+        jobs.append((match, payloads))
+    started = time.perf_counter()
+    for match, payloads in jobs:
+        prev = store.GENESIS_HASH
+        for seq, payload in enumerate(payloads, 1):
+            prev = store.event_hash(prev_hash=prev, match_id=match.pk, seq=seq, payload=payload, seat=None, move=None,
+                                    created_at=match.created_at, chain_version=match.chain_version)
+    hashing = time.perf_counter() - started
+    try:
+        with transaction.atomic():
+            started = time.perf_counter()
+            for match, payloads in jobs:
+                with transaction.atomic():
+                    match.pk, match.last_seq, match.last_hash = None, 0, ""
+                    match.save()
+                    store.append_batches(match, [(payloads, None, None)])
+                    match.save(update_fields=["last_seq", "last_hash", "moved_at"])
+            writing = time.perf_counter() - started
+            raise Discard
+    except Discard:
+        pass
+    return hashing, writing
 
 
 def main() -> None:
@@ -190,10 +229,16 @@ def main() -> None:
         print(f"  raw engine, same {n} matches in one process: {raw_elapsed:.2f} s = {n / raw_elapsed:.1f} matches/s")
         print(f"  overhead of the event store + Celery per match: {run['elapsed'] / raw_elapsed:.1f}x "
               f"(with {workers} worker{'s' if workers > 1 else ''})")
+        hashing, writing = record_floor(run["matches"])
+        print(f"  the record alone (the same events hashed: {hashing:.2f} s; hashed and written, one insert a match: "
+              f"{writing:.2f} s): the raw engine plus the record is {(raw_elapsed + writing) / raw_elapsed:.1f}x "
+              f"the raw engine")
     if len(results) > 1:
-        base = results[0][1] / results[0][2]
-        for workers, n, elapsed, _, _ in results[1:]:
-            print(f"  speed-up {results[0][0]} -> {workers} workers: {(n / elapsed) / base:.2f}x")
+        # each run is a new tournament whose matches differ in length: events/s compares the work done
+        base_matches, base_events = results[0][1] / results[0][2], results[0][4] / results[0][2]
+        for workers, n, elapsed, _, events in results[1:]:
+            print(f"  speed-up {results[0][0]} -> {workers} workers: {(events / elapsed) / base_events:.2f}x in "
+                  f"events/s ({(n / elapsed) / base_matches:.2f}x in matches/s)")
 
 
 if __name__ == "__main__":
