@@ -224,6 +224,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": float(os.environ.get("CELERY_BROKER_SOCKET_TIMEOUT", "2")),
     "socket_connect_timeout": float(os.environ.get("CELERY_BROKER_SOCKET_TIMEOUT", "2")),
 } if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else {}
+# The embedded broker is a table its worker polls: kombu's default is once a second, so a bot answered a
+# person's move up to a second late and a bot tournament's worker idled at each hand-over. An empty poll
+# costs the idle worker about 2 ms of CPU: every 0.2 s, about 1% of a core. (Set on the transport in
+# league/celery.py: kombu's SQLAlchemy transport hands every transport option to SQLAlchemy's create_engine,
+# which refuses this one.)
+CARDLEAGUE_EMBEDDED_BROKER_POLL = float(os.environ.get("CARDLEAGUE_EMBEDDED_BROKER_POLL", "0.2"))
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Celery beat: the sweepers re-queue stalled work (games.sweep, league.sweep). `make run` starts beat inside its
 # worker (-B); production runs one beat process (docker/compose.yaml).
