@@ -260,9 +260,9 @@ def _uvicorn(django_db_blocker, **environment):
     import threading
     import urllib.request
 
-    from tests.waiting import wait_until
-
     from django.conf import settings
+
+    from tests.waiting import wait_until
 
     port = _free_port()
     root = os.path.dirname(os.path.dirname(__file__))
@@ -275,10 +275,12 @@ def _uvicorn(django_db_blocker, **environment):
     threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
     url = ServerURL(f"http://127.0.0.1:{port}")
     url.pid = proc.pid
+
     def answers() -> bool:
         if proc.poll() is not None:
             pytest.fail("uvicorn stopped:\n" + "".join(lines[-40:]))
-        return urllib.request.urlopen(f"{url}/api/openapi.json", timeout=1).status == 200
+        with urllib.request.urlopen(f"{url}/api/openapi.json", timeout=1) as answer:
+            return answer.status == 200
 
     try:
         wait_until(answers, within=60, why=lambda: "uvicorn did not start:\n" + "".join(lines[-40:]))
