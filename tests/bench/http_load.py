@@ -79,7 +79,11 @@ def _people_and_matches(count: int):
 def _start_server(kind: str, workers: int, port: int) -> subprocess.Popen:
     app = "league.asgi:application" if kind == "asgi" else "league.wsgi:application"
     args = [sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-            "--log-level", "warning", "--timeout", "60"]
+            "--log-level", "warning", "--timeout", "60",
+            # gunicorn closes an idle connection after 2 s by default: the boards poll every 2 s, and the bench's
+            # client (unlike a browser) does not ask again on a connection the server closed as it was reused
+            # (a 'poll ReadError' or 'RemoteProtocolError' at 60 matches + 50 boards, none with a longer keep-alive)
+            "--keep-alive", "5"]
     if kind == "asgi":
         args += ["-k", "uvicorn_worker.UvicornWorker"]
     # the production shape's connections: a pool per ASGI process (docker/compose.yaml), persistent
