@@ -34,6 +34,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.bench.cpu import named_cpu, process_cpu
 from tests.bench.http_load import _pct
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,38 +152,6 @@ def _start(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
                             start_new_session=True, preexec_fn=limits)
 
 
-def _cpu_seconds(proc: subprocess.Popen) -> float:
-    """User + system CPU seconds of a process and its children (alive now)."""
-    import psutil
-
-    try:
-        root = psutil.Process(proc.pid)
-        total = 0.0
-        for p in [root, *root.children(recursive=True)]:
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
-        return total
-    except psutil.NoSuchProcess:
-        return 0.0
-
-
-def _postgres_cpu() -> float:
-    import psutil
-
-    total = 0.0
-    for p in psutil.process_iter(["name"]):
-        if p.info["name"] and p.info["name"].startswith("postgres"):
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except (psutil.NoSuchProcess, psutil.AccessDenied):
-                pass
-    return total
-
-
 def _wait_ready(port: int, proc: subprocess.Popen) -> None:
     for _ in range(300):
         if proc.poll() is not None:
@@ -253,7 +222,7 @@ def main() -> None:
         _wait_ready(args.port, web)
         (VAR / "results.json").unlink(missing_ok=True)
         load = os.getloadavg()
-        cpu0 = (_cpu_seconds(web), _cpu_seconds(worker), _postgres_cpu())
+        cpu0 = (process_cpu(web.pid), process_cpu(worker.pid), named_cpu("postgres"))
         t0 = time.monotonic()
         locust = _start([str(VENV_BIN / "locust"), "-f", str(ROOT / "tests/bench/locustfile.py"), "--headless",
                          "-u", str(args.people), "-r", str(args.spawn_rate), "-t", f"{args.duration}s",
@@ -263,7 +232,7 @@ def main() -> None:
         children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         ended = _run_until(locust, t0 + args.duration + STOP_TIMEOUT + GRACE, env, args.database)
         elapsed = time.monotonic() - t0
-        cpu1 = (_cpu_seconds(web), _cpu_seconds(worker), _postgres_cpu())
+        cpu1 = (process_cpu(web.pid), process_cpu(worker.pid), named_cpu("postgres"))
         children1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # locust's, now that it was waited for
         ended["locust_cpu"] = (children1.ru_utime + children1.ru_stime) - (children0.ru_utime + children0.ru_stime)
         rows = _rows(args, tables, seated, elapsed, cpu0, cpu1, load, ended)

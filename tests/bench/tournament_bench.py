@@ -86,6 +86,33 @@ def _tournament(players: int, rounds: int, target: int, label: str):
     return tournament
 
 
+def _cpu(worker: subprocess.Popen) -> dict[str, float] | None:
+    """CPU seconds so far of the worker (its pool included), PostgreSQL, Redis, this process and the whole
+    machine; None without psutil (the ``bench`` extra)."""
+    try:
+        from tests.bench.cpu import machine_busy, named_cpu, process_cpu
+
+        own = os.times()
+        return {"the worker": process_cpu(worker.pid), "PostgreSQL": named_cpu("postgres"),
+                "Redis": named_cpu("redis-server"), "this process": own.user + own.system,
+                "machine": machine_busy()}
+    except ImportError:
+        return None
+
+
+def _cpu_line(before: dict | None, after: dict | None, elapsed: float, matches: int) -> str | None:
+    """Where the machine's cores went during the run: a speed-up from more workers can only come from
+    cores the others leave free."""
+    if before is None or after is None:
+        return None
+    used = {name: after[name] - before[name] for name in after}
+    cores = os.cpu_count() or 1
+    parts = ", ".join(f"{name} {used[name] / elapsed:.2f}" for name in used
+                      if name != "machine" and used[name] / elapsed >= 0.005)
+    return (f"  cores busy: {used['machine'] / elapsed:.2f} of {cores} ({parts}; the rest other processes); "
+            f"the worker's CPU per match {used['the worker'] * 1000 / max(1, matches):.0f} ms")
+
+
 def run_through_celery(workers: int, players: int, rounds: int, target: int) -> dict:
     from league import services
     from league.models import Table, Tournament
@@ -96,6 +123,7 @@ def run_through_celery(workers: int, players: int, rounds: int, target: int) -> 
     tournament = _tournament(players, rounds, target, f"{workers}w")
     proc = _start_worker(workers)
     try:
+        cpu_before = _cpu(proc)
         started = time.perf_counter()
         services.round_start(round_id=services.round_pair(tournament_id=tournament.pk).pk)
         from games.models import Match
@@ -113,11 +141,13 @@ def run_through_celery(workers: int, players: int, rounds: int, target: int) -> 
                 raise SystemExit(f"no progress for two minutes (worker exit code {proc.poll()}); see {proc.log}")
             time.sleep(0.1)
         elapsed = time.perf_counter() - started
+        cpu_after = _cpu(proc)
     finally:
         _stop_worker(proc)
     matches = list(Table.objects.filter(round__tournament=tournament, match__isnull=False)
                    .values_list("match_id", flat=True))
-    return {"tournament": tournament, "elapsed": elapsed, "matches": matches}
+    return {"tournament": tournament, "elapsed": elapsed, "matches": matches,
+            "cpu": _cpu_line(cpu_before, cpu_after, elapsed, len(matches))}
 
 
 def play_raw(match_ids: list[int]) -> tuple[float, int]:
@@ -226,6 +256,8 @@ def main() -> None:
         results.append((workers, n, run["elapsed"], raw_elapsed, events))
         print(f"  {workers} worker{'s' if workers > 1 else ''}: {n} matches in {run['elapsed']:.1f} s = "
               f"{n / run['elapsed']:.2f} matches/s ({events} events, {events / run['elapsed']:.0f} events/s)")
+        if run["cpu"]:
+            print(run["cpu"])
         print(f"  raw engine, same {n} matches in one process: {raw_elapsed:.2f} s = {n / raw_elapsed:.1f} matches/s")
         print(f"  overhead of the event store + Celery per match: {run['elapsed'] / raw_elapsed:.1f}x "
               f"(with {workers} worker{'s' if workers > 1 else ''})")
