@@ -11,8 +11,9 @@ calls, catches or challenges (a Wild +4 is accepted, a Wild starter's colour is
 picked at random: RLCard has neither choice).
 
 A step is one move of the seat to act, done the way this project's game loop does
-it (``games/services/bots.py``): the spectator view for ``to_act`` (and ``turn``),
-``legal_moves``, the policy, ``play``, and ``apply`` for each event; on the RLCard
+it (``games/services/bots.py``): ``to_act``, the view of each seat to act until the one
+holding the turn (the others may only catch, which this policy lets go), ``legal_moves``,
+the policy, ``play``, and ``apply`` for each event; on the RLCard
 side one ``game.step`` (which applies the action and builds the next player's state,
 legal actions included). A LIVOL round is a deal (its match goes on to 500 points);
 an RLCard UNO game is one deal, so rounds/s compares deals with deals.
@@ -56,15 +57,19 @@ def run_livol(seats: int, seconds: float, first_match: int = 0) -> dict:
         for event in game.start(seats, f"bench-{first_match + matches}"):
             state = game.apply(state, event)
         while True:
-            view = game.view(state, None)
-            if not view["to_act"]:
+            acting = game.to_act(state)
+            if not acting:
                 break
-            seat = view["turn"]
+            for seat in acting:  # as the bots' loop asks: each seat to act, from its own view
+                if game.view(state, seat)["turn"] == seat:
+                    break
+            else:
+                raise RuntimeError("seats may act but none holds the turn")
             move = livol_move(game.legal_moves(state, seat), rng)
             for event in game.play(state, seat, move):
                 state = game.apply(state, event)
             steps += 1
-        rounds += view["round"]  # the match ends with a scored round (no resignations here)
+        rounds += game.view(state, None)["round"]  # the match ends with a scored round (no resignations here)
         matches += 1
         elapsed = time.perf_counter() - started
     return {"steps": steps, "rounds": rounds, "matches": matches, "seconds": elapsed}
