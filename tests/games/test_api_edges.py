@@ -57,7 +57,7 @@ def test_every_429_says_when_to_come_back(token, settings, one_rate_window):
     assert responses[-1].json()["code"] == "rate_limited"
 
 
-def test_wrong_tokens_from_an_address_never_lock_out_a_right_one(token):
+def test_wrong_tokens_from_an_address_never_lock_out_a_right_one(token, one_rate_window):
     # given an address that sent more wrong tokens than it may (L-3: a club's shared network)
     from django.core.cache import cache
 

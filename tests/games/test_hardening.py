@@ -115,7 +115,7 @@ def test_logins_are_locked_after_five_wrong_passwords(url, django_user_model):
     assert "_auth_user_id" not in client.session
 
 
-def test_guessed_tokens_are_throttled_per_address(livol_match):
+def test_guessed_tokens_are_throttled_per_address(livol_match, one_rate_window):
     client = Client()
     statuses = [client.get(f"/api/matches/{livol_match.pk}", HTTP_AUTHORIZATION=f"Bearer guess-{i}").status_code
                 for i in range(25)]
