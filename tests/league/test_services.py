@@ -3,7 +3,6 @@ closing rounds exactly once, idempotent table tasks."""
 from __future__ import annotations
 
 import threading
-import time
 from collections import Counter
 from datetime import date, timedelta
 from decimal import Decimal
@@ -187,19 +186,17 @@ def test_two_match_finished_signals_arriving_together_close_the_round_exactly_on
 
         match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
     assert all(Match.objects.get(pk=m).status == Match.Status.FINISHED for m in match_ids)
-    # (folding and pairing made slow, so that both folds overlap before either checks the
-    # round, and a second pairing would have every chance to slip in)
-    real_fold, real_pair = services.standings_apply, services.round_pair
+    # (each table's record waits, once it has folded its table in its own transaction, until the other
+    # has folded too: neither fold is committed when the first checks the round, the race itself)
+    real_fold = services.standings_apply
+    folded = threading.Barrier(2, timeout=30)
 
-    def slow(real):
-        def wrapper(**kwargs):
-            result = real(**kwargs)
-            time.sleep(0.3)
-            return result
-        return wrapper
+    def fold_together(**kwargs):
+        result = real_fold(**kwargs)
+        folded.wait()
+        return result
 
-    monkeypatch.setattr("league.services.rounds.standings_apply", slow(real_fold))
-    monkeypatch.setattr("league.services.rounds.round_pair", slow(real_pair))
+    monkeypatch.setattr("league.services.rounds.standings_apply", fold_together)
     barrier = threading.Barrier(2)
     errors = []
 
