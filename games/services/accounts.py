@@ -8,6 +8,11 @@ from django.db import transaction
 
 from games.models import TOKEN_SCOPES, ApiToken
 
+TOKEN_PREFIX = "cl_"
+"""Every new key starts with this: a key never begins with ``-`` (URL-safe base64 may, one key in 64, and
+a command line such as ``cardleague_client.py --token KEY`` then takes it for an option), and a secret
+scanner or a person can tell a cardleague key in a leaked file. Keys made before it still work."""
+
 
 @transaction.atomic
 def api_token_create(*, user, name: str, scopes: list[str] | None = None) -> str:
@@ -18,7 +23,7 @@ def api_token_create(*, user, name: str, scopes: list[str] | None = None) -> str
     unknown = [s for s in scopes if s not in TOKEN_SCOPES]
     if unknown:
         raise ValueError(f"unknown scope(s) {', '.join(unknown)}; known: {', '.join(TOKEN_SCOPES)}")
-    key = secrets.token_urlsafe(32)
+    key = TOKEN_PREFIX + secrets.token_urlsafe(32)
     ApiToken.objects.create(user=user, name=name[:80], scopes=scopes,
                             key_hash=hashlib.sha256(key.encode()).hexdigest())
     return key

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import secrets
 from pathlib import Path
+
+import pytest
+
+from games.services import api_token_create
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,3 +55,15 @@ def test_a_tournament_seat_is_taken_however_busy_the_client_is():
     bot, calls = bot_with(9, [])
     bot.on_news(None, "seated", {"match": 9, "seat": 0, "game": "livol"})
     assert calls == [("JOIN", 9, 0)]
+
+
+@pytest.mark.django_db
+def test_a_new_token_goes_on_the_clients_command_line_even_when_its_random_part_starts_with_a_dash(
+        django_user_model, monkeypatch):
+    """URL-safe base64 starts with ``-`` one time in 64, and ``--token -x...`` then reads as a missing value
+    (a CI run's client died so): new keys carry a prefix, so the documented command line always works."""
+    user = django_user_model.objects.create_user(username="dash", password="pw-dash-1234")
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: "-" + "A" * 42)
+    key = api_token_create(user=user, name="dash")
+    args = client_module().parse_args(["--url", "http://x", "--token", key])
+    assert args.token == key

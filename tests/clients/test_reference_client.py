@@ -7,6 +7,7 @@ saved."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -33,10 +34,12 @@ WITHIN = 150.0  # seconds for the whole tournament
 def start_client(url: str, key: str, folder: Path) -> subprocess.Popen:
     folder.mkdir()
     with open(folder / "client.log", "w") as log:  # the child keeps its own copy of the file
-        return subprocess.Popen([sys.executable, str(CLIENT), "--url", url, "--token", key,
+        # the token goes in the environment, as the client's docstring advises (not in ``ps``)
+        return subprocess.Popen([sys.executable, str(CLIENT), "--url", url,
                                  "--policy", "engine:greedy", "--matches", str(MATCHES_EACH),
                                  "--records", str(folder / "records"), "--seed", "test"],
-                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                env={**os.environ, "CARDLEAGUE_TOKEN": key})
 
 
 def logs(folders: list[Path]) -> str:
