@@ -13,6 +13,13 @@ three times on a fresh copy of the state (nothing worked out before: as a state 
 from the store), the best counts, and the worst of them reported with its number of
 legal moves.
 
+Beside each figure, **the contract's floor**: what building the very same ``legal_moves``
+list costs by the cheapest plain-Python means (``build_floor``: the dicts made again from
+tuples decoded beforehand, nothing worked out), and the time of ``start``, ``outcome``,
+``to_act``, ``play`` and ``apply``. Those two stay with any enumeration however fast, so
+they bound the moves/s and the worst ``legal_moves`` that pure Python can reach under the
+contract (a ``list[dict]`` of every legal move, ENGINE.md).
+
 Times are CPU time of this process (``time.process_time``): the figures stay comparable
 on a busy machine. Moves/s counts the engine's calls only (``start``, ``outcome``,
 ``to_act``, ``legal_moves``, ``play``, ``apply``), not the bench's own bookkeeping. ``--before PATH`` loads another copy of ``engine/iota.py`` (say the
@@ -62,16 +69,20 @@ def random_play(module: ModuleType, seats: int, matches: int, wide: int) -> dict
     rng = random.Random(f"iota-speed-{seats}")
     moves = 0
     engine = 0.0
+    floor = 0.0   # the contract's output, built again by the cheapest means
+    rest = 0.0    # start, outcome, to_act, play, apply: everything but legal_moves
     timings: list[float] = []
     widest: list[tuple[int, int, Any]] = []   # a heap: the narrowest kept grid on top
     for m in range(matches):
         t = CLOCK()
         state = game.fold(game.start(seats, f"iota-speed-{m}"))
         engine += CLOCK() - t
+        rest += CLOCK() - t
         while True:
             t = CLOCK()
             if game.outcome(state) is not None:
                 engine += CLOCK() - t
+                rest += CLOCK() - t
                 break
             seat = rng.choice(game.to_act(state))
             t1 = CLOCK()
@@ -82,6 +93,8 @@ def random_play(module: ModuleType, seats: int, matches: int, wide: int) -> dict
             t3 = CLOCK()
             timings.append(t2 - t1)
             engine += t3 - t
+            rest += (t3 - t) - (t2 - t1)
+            floor += build_floor(legal)
             moves += 1
             candidate = wild_hand(module, state)
             if candidate is not None:
@@ -90,8 +103,28 @@ def random_play(module: ModuleType, seats: int, matches: int, wide: int) -> dict
                     heapq.heappop(widest)
     timings.sort()
     return {"seats": seats, "matches": matches, "moves": moves, "moves/s": moves / engine,
+            "floor us": floor / moves * 1e6, "rest us": rest / moves * 1e6, "engine us": engine / moves * 1e6,
             "mean ms": sum(timings) / len(timings) * 1000, "p99 ms": percentile(timings, 99) * 1000,
             "worst ms": timings[-1] * 1000, "widest": widest}
+
+
+def build_floor(legal: list[dict[str, Any]]) -> float:
+    """The CPU time to build ``legal`` again by the cheapest plain-Python means: its moves
+    decoded to tuples beforehand (not timed), then the same dicts and lists made from them
+    (timed). Whatever enumerates the plays, the contract's list costs at least this."""
+    plain = [(m["type"], [(c["card"], c["x"], c["y"]) for c in m["cards"]] if m["type"] == "play" else m)
+             for m in legal]
+    t = CLOCK()
+    out = []
+    add = out.append
+    for kind, body in plain:
+        if kind == "play":
+            add({"type": "play", "cards": [{"card": card, "x": x, "y": y} for card, x, y in body]})
+        else:
+            add(dict(body))
+    took = CLOCK() - t
+    assert out == legal
+    return took
 
 
 def wild_hand(module: ModuleType, state: Any) -> tuple[int, Any] | None:
@@ -114,9 +147,10 @@ def wild_hand(module: ModuleType, state: Any) -> tuple[int, Any] | None:
 
 def time_legal(module: ModuleType, states: list[Any]) -> tuple[float, int, list[str]]:
     """The worst ``legal_moves`` time (best of three per position, each on a fresh copy)
-    in ms, the number of legal moves there, and a digest of every position's list."""
+    in ms, the number of legal moves there, the contract's floor there in ms (best of
+    three), and a digest of every position's list."""
     game = module.game
-    worst, size, digests = 0.0, 0, []
+    worst, size, floor, digests = 0.0, 0, 0.0, []
     for state in states:
         best = float("inf")
         for _ in range(3):
@@ -127,23 +161,28 @@ def time_legal(module: ModuleType, states: list[Any]) -> tuple[float, int, list[
         digests.append(hashlib.sha256(json.dumps(legal).encode()).hexdigest())
         if best > worst:
             worst, size = best, len(legal)
-    return worst * 1000, size, digests
+            floor = min(build_floor(legal) for _ in range(3))
+    return worst * 1000, size, floor * 1000, digests
 
 
 def report(label: str, module: ModuleType, matches: int, wide: int) -> list[str]:
     print(f"{label}: {module.__file__}")
     print(f"  {'seats':>5} {'matches':>7} {'moves':>6} {'moves/s':>8} {'mean legal_moves':>17} "
-          f"{'p99':>9} {'worst':>9}")
+          f"{'p99':>9} {'worst':>9}   per move: engine, the list's floor, the rest -> moves/s if enumerating cost 0")
     widest: list[tuple[int, int, Any]] = []
     for seats in SEATS["iota"]:
         r = random_play(module, seats, matches, wide)
         widest = heapq.nlargest(wide, widest + r["widest"], key=lambda w: w[:2])
         print(f"  {r['seats']:>5} {r['matches']:>7} {r['moves']:>6} {r['moves/s']:>8.0f} {r['mean ms']:>14.3f} ms "
-              f"{r['p99 ms']:>6.2f} ms {r['worst ms']:>6.2f} ms")
+              f"{r['p99 ms']:>6.2f} ms {r['worst ms']:>6.2f} ms   {r['engine us']:.0f} us, "
+              f"{r['floor us']:.0f} us ({r['floor us'] / r['engine us']:.0%}), {r['rest us']:.0f} us "
+              f"({r['rest us'] / r['engine us']:.0%}) -> {1e6 / (r['floor us'] + r['rest us']):.0f}/s "
+              f"({r['engine us'] / (r['floor us'] + r['rest us']):.1f}x now)")
     states = [state for _, _, state in widest]
-    worst, size, digests = time_legal(module, states)
+    worst, size, floor, digests = time_legal(module, states)
     print(f"  worst case on purpose (both wilds and two faces in hand, the {len(states)} widest grids): "
-          f"worst legal_moves {worst:.2f} ms ({size} legal moves)")
+          f"worst legal_moves {worst:.2f} ms ({size} legal moves; building that list alone: {floor:.2f} ms, "
+          f"{floor / worst:.0%})")
     return digests
 
 
