@@ -11,12 +11,13 @@ import pytest
 from django.db import connection, connections
 
 from engine import registry
-from games import store
+from games import dispatch, store
 from games.models import Event, Match
 from games.services import bots_advance, match_finished, move_submit
 from league import selectors, services, tasks
 from league.models import Entrant, Folded, Rating, RatingHistory, Round, Standing, Table, TableSeat, Tournament
 from tests.conftest import need
+from tests.waiting import wait_until
 from tests.league.conftest import expected_points, make_tournament
 
 
@@ -169,14 +170,14 @@ def test_two_match_finished_signals_arriving_together_close_the_round_exactly_on
     from tests.league.conftest import FAST
 
     # given round 1 of a Swiss with two tables whose matches both just ended, unrecorded
-    monkeypatch.setattr("games.tasks.bots_play.delay", lambda *a, **k: None)
-    monkeypatch.setattr("league.tasks.table_play.delay", lambda *a, **k: None)
     club = services.club_create(name="Race club", slug="race")
     league = services.league_create(club_id=club.pk, name="Race", game="livol", options=dict(FAST))
     tournament = make_tournament(league, format="swiss", players=4, rounds=2, auto_advance=False)
     rnd = services.round_pair(tournament_id=tournament.pk)
-    services.round_start(round_id=rnd.pk)
+    with dispatch.work_here():  # the tables' tasks are not sent (tasks run eagerly here: they would play
+        services.round_start(round_id=rnd.pk)  # and record both tables before the race)
     match_ids = list(rnd.tables.order_by("number").values_list("match_id", flat=True))
+    assert not Folded.objects.filter(table__round=rnd).exists()
     assert match_finished.disconnect(dispatch_uid="league.match_finished")
     try:
         for match_id in match_ids:
@@ -186,6 +187,7 @@ def test_two_match_finished_signals_arriving_together_close_the_round_exactly_on
 
         match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
     assert all(Match.objects.get(pk=m).status == Match.Status.FINISHED for m in match_ids)
+    assert not Folded.objects.filter(table__round=rnd).exists()
     # (each table's record waits, once it has folded its table in its own transaction, until the other
     # has folded too: neither fold is committed when the first checks the round, the race itself)
     real_fold = services.standings_apply
@@ -197,6 +199,26 @@ def test_two_match_finished_signals_arriving_together_close_the_round_exactly_on
         return result
 
     monkeypatch.setattr("league.services.rounds.standings_apply", fold_together)
+    # (and the first to check the round holds its commit until the other has checked it too — or waits on
+    # a row lock, as it does while ``round_close`` locks the round: without that lock both would count one
+    # folded table of two, and neither would close the round)
+    real_close = services.round_close
+    checked = []
+
+    def waits_on_a_lock() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+            return cursor.fetchone()[0] > 0
+
+    def close_then_hold(**kwargs):
+        result = real_close(**kwargs)
+        checked.append(kwargs["round_id"])
+        wait_until(lambda: len(checked) == 2 or waits_on_a_lock(), within=30,
+                   why="the other table's record neither checked the round nor waited on a lock")
+        return result
+
+    monkeypatch.setattr("league.services.rounds.round_close", close_then_hold)
     barrier = threading.Barrier(2)
     errors = []
 
