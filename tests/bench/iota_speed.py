@@ -70,19 +70,16 @@ def random_play(module: ModuleType, seats: int, matches: int, wide: int) -> dict
     moves = 0
     engine = 0.0
     floor = 0.0   # the contract's output, built again by the cheapest means
-    rest = 0.0    # start, outcome, to_act, play, apply: everything but legal_moves
     timings: list[float] = []
     widest: list[tuple[int, int, Any]] = []   # a heap: the narrowest kept grid on top
     for m in range(matches):
         t = CLOCK()
         state = game.fold(game.start(seats, f"iota-speed-{m}"))
         engine += CLOCK() - t
-        rest += CLOCK() - t
         while True:
             t = CLOCK()
             if game.outcome(state) is not None:
                 engine += CLOCK() - t
-                rest += CLOCK() - t
                 break
             seat = rng.choice(game.to_act(state))
             t1 = CLOCK()
@@ -93,7 +90,6 @@ def random_play(module: ModuleType, seats: int, matches: int, wide: int) -> dict
             t3 = CLOCK()
             timings.append(t2 - t1)
             engine += t3 - t
-            rest += (t3 - t) - (t2 - t1)
             floor += build_floor(legal)
             moves += 1
             candidate = wild_hand(module, state)
@@ -101,6 +97,7 @@ def random_play(module: ModuleType, seats: int, matches: int, wide: int) -> dict
                 heapq.heappush(widest, (candidate[0], len(timings), candidate[1]))
                 if len(widest) > wide:
                     heapq.heappop(widest)
+    rest = engine - sum(timings)  # start, outcome, to_act, play, apply: everything but legal_moves
     timings.sort()
     return {"seats": seats, "matches": matches, "moves": moves, "moves/s": moves / engine,
             "floor us": floor / moves * 1e6, "rest us": rest / moves * 1e6, "engine us": engine / moves * 1e6,

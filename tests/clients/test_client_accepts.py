@@ -4,8 +4,8 @@ always taken."""
 from __future__ import annotations
 
 import importlib.util
-import sys
 import secrets
+import sys
 from pathlib import Path
 
 import pytest

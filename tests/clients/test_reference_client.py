@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from games.models import Event, Match, Seat
 from games.services import stalled_bots_wake
 from league import services
 from league.models import Table, Tournament
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,13 +71,16 @@ def test_two_reference_clients_play_a_round_robin_tournament_to_the_end(asgi_ser
         # the tournament advances by itself (the last table of a round pairs and starts the next);
         # the test stands in for the beat: bots waiting out a person's call grace, and tables run
         # eagerly in a process that could not wait, are woken here
-        deadline = time.monotonic() + WITHIN
-        while Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.FINISHED:
-            assert time.monotonic() < deadline, "the tournament did not finish in time\n" + logs(folders)
+        def finished_after_a_sweep() -> bool:
+            if Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED:
+                return True
             assert all(c.poll() in (None, 0) for c in clients), "a client failed\n" + logs(folders)
             services.tournaments_sweep(stall_seconds=0)
             stalled_bots_wake(stall_seconds=0)
-            time.sleep(1)
+            return False
+
+        wait_until(finished_after_a_sweep, within=WITHIN, every=1,
+                   why=lambda: "the tournament did not finish in time\n" + logs(folders))
         codes = [c.wait(30) for c in clients]
     finally:
         for c in clients:
