@@ -24,7 +24,7 @@ $(VENV)/.messages: $(VENV)/.installed $(wildcard locale/*/LC_MESSAGES/django.po)
 	$(PY) manage.py messages_compile -v 0
 	touch $@
 
-# This copy's own settings, read by league/settings.py (the environment wins): DEBUG on and a secret key
+# This copy's own settings, read by cardleague/settings.py (the environment wins): DEBUG on and a secret key
 # generated once and kept, so that every `manage.py` command of the README works as written. Git and the
 # Docker image leave it out (.gitignore, .dockerignore).
 .env:
@@ -49,13 +49,13 @@ run: demo
 	@echo ""
 	@echo "  cardleague is running at http://$(HOST):$(PORT)/  (admin: http://$(HOST):$(PORT)/admin/)"
 	@echo ""
-	@$(VENV)/bin/celery -A league worker -B -l warning --concurrency 2 & worker=$$!; \
+	@$(VENV)/bin/celery -A cardleague worker -B -l warning --concurrency 2 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(VENV)/bin/uvicorn league.asgi:application --host $(HOST) --port $(PORT) --log-level warning \
+	$(VENV)/bin/uvicorn cardleague.asgi:application --host $(HOST) --port $(PORT) --log-level warning \
 	  --timeout-graceful-shutdown 5
 
 worker: install
-	$(VENV)/bin/celery -A league worker -l info
+	$(VENV)/bin/celery -A cardleague worker -l info
 
 ## The whole suite (engine, Django, Celery worker, browser). DATABASE_URL / CELERY_BROKER_URL pick the services.
 test: install

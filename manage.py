@@ -20,7 +20,7 @@ def run_in_the_project_venv() -> None:
 
 def main():
     run_in_the_project_venv()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardleague.settings")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

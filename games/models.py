@@ -11,18 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 import pgtrigger
 
-from engine import registry
-from games.kits import KitTable
-
-# The games' names, translatable where a language names a game its own way (Karuselė in Lithuanian): each
-# game's kit's ``label``.
-GAME_LABELS = KitTable("label")
-
-
-def game_choices() -> list[tuple[str, str]]:
-    """Every registered game, for a model field's ``choices`` (a callable: the migrations name this
-    function, not the list, so a new game needs no migration)."""
-    return [(name, GAME_LABELS.get(name, name)) for name in registry.names()]
+from games.kits import GAME_LABELS, game_choices
 
 # The bots' levels, weakest first (``engine.bots.POLICY_NAMES``), as a person reads them.
 BOT_LEVELS = {"random": _("random"), "greedy": _("greedy"), "search-easy": _("searching, easy"),
@@ -256,7 +245,7 @@ class StreamNotice(models.Model):
     """A live stream's notice, on a server without Redis (the no-server default): the processes that
     change things (the web server, the worker) write one row per notice after their commit, and each web
     process reads the new rows for the streams it holds open, once per tick for all of them
-    (``games.streams``' database hub). Rows older than a minute are deleted: a notice only says "read
+    (``games.web.streams``' database hub). Rows older than a minute are deleted: a notice only says "read
     again", and a stream that missed one reads again at its next heartbeat."""
 
     channel = models.CharField(max_length=100)

@@ -1,5 +1,5 @@
 """Publishing notices for the live streams (issue 22, one-way layers): services call these on commit;
-the SSE views (``games.streams``) and their hub read them. Separate from the views so that nothing that
+the SSE views (``games.web.streams``) and their hub read them. Separate from the views so that nothing that
 writes imports the edge. Through Redis (``STREAMS_URL``) when there is one, else as ``StreamNotice`` rows
 (the no-server default)."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.db import transaction
 
-log = logging.getLogger("games.streams")
+log = logging.getLogger("games.web.streams")
 
 
 def through_redis() -> bool:

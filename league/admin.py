@@ -16,7 +16,7 @@ A tournament's terms start from its league's: on the add form the match options
 are the league's (a small script fills them in when a league is chosen; left
 empty, the league's are taken), the clock is "the league's clock" and the rule
 "as the league says". Clocks are chosen from the presets clubs use
-(``games.forms.CLOCKS``), no clock, or another clock typed as JSON. The progress
+(``games.web.forms.CLOCKS``), no clock, or another clock typed as JSON. The progress
 panel says who the current round waits for; an organiser reminds them, forfeits
 their seat or awards the match from there.
 """
@@ -38,7 +38,7 @@ from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from games.errors import DomainError
-from games.forms import CLOCK_CHOICES, CLOCKS, clock_preset
+from games.web.forms import CLOCK_CHOICES, CLOCKS, clock_preset
 from games.models import Match, bot_choices
 from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
@@ -142,7 +142,7 @@ CUSTOM_CLOCK, LEAGUE_CLOCK = "custom", services.LEAGUE_CLOCK
 
 
 def clock_choices(*, league_first: bool) -> list:
-    """The clocks an organiser chooses from: the presets clubs use (``games.forms.CLOCK_CHOICES``: no
+    """The clocks an organiser chooses from: the presets clubs use (``games.web.forms.CLOCK_CHOICES``: no
     clock, live, correspondence), another clock typed as JSON, and — a new tournament — its league's."""
     choices = list(CLOCK_CHOICES) + [(CUSTOM_CLOCK, _("Another clock (typed below as JSON)"))]
     return [(LEAGUE_CLOCK, _("The league's clock"))] + choices if league_first else choices

@@ -19,10 +19,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from engine import registry
-from games.models import BOT_CHOICES, GAME_LABELS, Match, game_choices
+from games.kits import GAME_LABELS, game_choices
+from games.models import BOT_CHOICES, Match
 from games.clock_rules import check_clock
 from league import tournament_formats
-from league.tiebreaks import exact
+from league.rules.tiebreaks import exact
 
 TIE_BREAKS = {
     "match_points": _("Match points"),
@@ -102,6 +103,11 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+#: Where a signed-in person's chosen language is kept in their session ("" for none chosen), so that
+#: ``cardleague.middleware.PersonLanguageMiddleware`` reads their profile once a session.
+LANGUAGE_SESSION_KEY = "cardleague_language"
 
 
 class PlayerProfile(models.Model):

@@ -4,10 +4,10 @@ Pages, the admin, the API, CSV exports and the management commands all read
 through these functions, so they show the same numbers.
 
 Points and tie-breaks are exact fractions: a page shows them rounded to two decimals with the
-exact value in the cell's title (``league.tiebreaks.num``, ``exact_text``); the CSV files give them exactly.
+exact value in the cell's title (``league.rules.tiebreaks.num``, ``exact_text``); the CSV files give them exactly.
 
-The tie-break rules themselves are pure functions in ``league.tiebreaks``; the rating chart's maths is
-``league.charts``. This module reads the database and calls them.
+The tie-break rules themselves are pure functions in ``league.rules.tiebreaks``; the rating chart's maths is
+``league.rules.charts``. This module reads the database and calls them.
 """
 from __future__ import annotations
 
@@ -24,13 +24,14 @@ from django.utils.translation import gettext_lazy as _, ngettext
 
 from engine import registry
 from games import store
-from games.models import GAME_LABELS, Match, Seat
+from games.kits import GAME_LABELS
+from games.models import Match, Seat
 from games.words.terms import clock_words, options_text
-from league.charts import rating_chart
+from league.rules.charts import rating_chart
 from league.models import (TIE_BREAK_SHORT, TIE_BREAKS, Club, Entrant, Folded, League, PlayerProfile, Rating,
                            RatingHistory, Reminder, Round, Standing, Table, TableSeat, Tournament, Withdrawal,
                            exact)
-from league.tiebreaks import HALF, Entry, Sitting, best_seat, exact_text, num, number_cell, rank_entries
+from league.rules.tiebreaks import HALF, Entry, Sitting, best_seat, exact_text, num, number_cell, rank_entries
 
 def higher_game_points_win(tournament: Tournament) -> bool:
     """Whether more game points are better in the tournament's matches: the engine's ``score_order`` of
@@ -45,7 +46,7 @@ def higher_game_points_win(tournament: Tournament) -> bool:
 
 def _sittings(tournament: Tournament) -> list[list[Sitting]]:
     """Every decided table of a tournament as the tie-breaks read it (``Sitting``), table by table."""
-    from league.services.scoring import sides_of
+    from league.rules.scoring import sides_of
 
     league = tournament.league
     win, loss = exact(league.win_points), exact(league.loss_points)
@@ -143,7 +144,7 @@ def scoring_rules(tournament: Tournament) -> list[dict]:
     """The tournament's rules as its standings' legend states them, one paragraph each (``key``,
     ``title``, ``text``), in words an organiser can check with a pencil: points by table size, partners,
     byes, rounds without an opponent, withdrawals and forfeits, shared positions and rounding."""
-    from league.services.scoring import Rules, has_partners, sides_of
+    from league.rules.scoring import Rules, has_partners, sides_of
 
     league = tournament.league
     rules = Rules.of(tournament)
@@ -466,7 +467,7 @@ def tournament_fixtures(tournament: Tournament) -> list[dict]:
     entrants = list(tournament.entrants.select_related("player").order_by("seed"))
     field = [e for e in entrants if withdrawn.get(e.pk, 1) != 0]
     min_seats = max(2, registry.get(tournament.game).MIN_SEATS)
-    from league.services.scoring import sides_of
+    from league.rules.scoring import sides_of
 
     # the game's partnerships, as the round's pairing reads them (``rounds._sides``)
     sides = tuple((k, of_seat) for k in range(2, tournament.seats_per_table + 1)

@@ -2,7 +2,7 @@
 
 Each format declares, as data, what the services and selectors used to ask with ``if format == …``:
 how its rounds are paired (``pairing``: ``"schedule"`` — everybody meets everybody on a fixed
-schedule, ``league.pairing.round_robin``; ``"swiss"``; ``"knockout"``), whether the schedule is played
+schedule, ``league.rules.pairing.round_robin``; ``"swiss"``; ``"knockout"``), whether the schedule is played
 twice (``repeats``: home and away), whether a bye scores the league's bye points (``bye_scores``) and
 whether it has a bracket of knockout stages (``bracket``). ``planned_rounds`` gives the number of rounds
 for a field. Pure: no models, no queries (``league.models`` and the services read a tournament's format
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from league import pairing
+from league.rules import pairing
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class TournamentFormat:
 
     def schedule(self, field: int, seats: int, min_seats: int = 2,
                  sides: pairing.Sides = ()) -> list[pairing.Pairing]:
-        """The whole schedule of a round robin for ``field`` players (``league.pairing.round_robin``)."""
+        """The whole schedule of a round robin for ``field`` players (``league.rules.pairing.round_robin``)."""
         return pairing.round_robin(field, seats, min_seats, double=self.repeats, sides=sides)
 
     def planned_rounds(self, field: int, seats: int, min_seats: int = 2, sides: pairing.Sides = (),

@@ -43,7 +43,7 @@ def sse_frames(lines: Iterable[str]) -> Iterator[dict]:
 @pytest.fixture(scope="session", autouse=True)
 def _celery_eager():
     """Tasks run in the test process unless a test asks for the real worker."""
-    from league.celery import app
+    from cardleague.celery import app
 
     app.conf.task_always_eager = True
     yield
@@ -135,7 +135,7 @@ def start_worker(*, queue: str | None = None, beat: bool = False, env: dict | No
     queue = queue or settings.CELERY_TASK_DEFAULT_QUEUE
     env = dict(os.environ, CELERY_TASK_ALWAYS_EAGER="0", DATABASE_URL=_database_url(settings.DATABASES["default"]),
                CELERY_BROKER_URL=settings.CELERY_BROKER_URL, CELERY_QUEUE=queue, **(env or {}))
-    args = [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info", "--concurrency", "2",
+    args = [sys.executable, "-m", "celery", "-A", "cardleague", "worker", "-l", "info", "--concurrency", "2",
             "-n", f"{name}-{os.getpid()}@%h", "-Q", queue, "--without-gossip", "--without-mingle",
             "--without-heartbeat"]
     if beat:
@@ -187,7 +187,7 @@ def celery_worker_process(django_db_setup, django_db_blocker):
 @pytest.fixture
 def real_celery(celery_worker_process):
     """Send tasks to the broker (not eagerly) for the duration of a test."""
-    from league.celery import app
+    from cardleague.celery import app
 
     app.conf.task_always_eager = False
     yield celery_worker_process
@@ -268,7 +268,7 @@ def _uvicorn(django_db_blocker, **environment):
     root = os.path.dirname(os.path.dirname(__file__))
     env = dict(os.environ, DATABASE_URL=_database_url(settings.DATABASES["default"]), DEBUG="1",
                CELERY_TASK_ALWAYS_EAGER="1", DJANGO_SETTINGS_MODULE="tests.settings", **environment)
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "league.asgi:application", "--host", "127.0.0.1",
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "cardleague.asgi:application", "--host", "127.0.0.1",
                              "--port", str(port), "--log-level", "warning"], cwd=root, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: list[str] = []

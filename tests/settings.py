@@ -14,7 +14,7 @@ import os
 os.environ["CARDLEAGUE_ENV_FILE"] = ""
 os.environ.setdefault("DEBUG", "1")
 
-from league.settings import *  # noqa: E402,F401,F403
+from cardleague.settings import *  # noqa: E402,F401,F403
 
 # pytest-xdist: each worker its own cache (its rate-limit counts, kept log tails), as it has its own test
 # database; a test that clears the cache clears only its own worker's (the processes a test starts inherit

@@ -40,11 +40,11 @@ class Kit:
     tagline: Any
     #: The seats a new match starts with (within the engine's ``MIN_SEATS``..``MAX_SEATS``).
     default_seats: int
-    #: The new-match form's fieldset for its options (a ``games.forms.GameOptionsForm``).
+    #: The new-match form's fieldset for its options (a ``games.web.forms.GameOptionsForm``).
     form: type
-    #: The API's move schema: a union of ``games.schema_parts.Move`` models discriminated by ``type``.
+    #: The API's move schema: a union of ``games.kits.base.Move`` models discriminated by ``type``.
     moves: Any
-    #: The API's view schema (a ``games.schema_parts.View``).
+    #: The API's view schema (a ``games.kits.base.View``).
     view: type
     #: Its words: a module with ``WORDS``, ``SILENT``, ``MOVES``, ``card_name``, ``card_short``,
     #: ``colour_name`` and ``round_summary`` (``games.words``).
@@ -145,3 +145,14 @@ class KitTable(Mapping):
 
     def __repr__(self) -> str:
         return f"KitTable({self.attribute!r})"
+
+
+# The games' names, translatable where a language names a game its own way (Karuselė in Lithuanian): each
+# game's kit's ``label``.
+GAME_LABELS = KitTable("label")
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every registered game, for a model field's ``choices`` (a callable: the migrations name this
+    function, not the list, so a new game needs no migration)."""
+    return [(name, GAME_LABELS.get(name, name)) for name in registry.names()]

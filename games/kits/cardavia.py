@@ -11,10 +11,10 @@ from django.utils.translation import ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import Field
 
-from games.forms import GameOptionsForm, bounds
+from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
 from games.kits.boards import at, seat_name, seat_rows
-from games.schema_parts import Move, Resign, View, documented
+from games.kits.base import Move, Resign, View, documented
 from games.words import cardavia as cv_words
 
 # -- The API's move and view schemas ----------------------------------------------------------------

@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
-from games.forms import GameOptionsForm
+from games.kits.base import GameOptionsForm
 from games.kits import Kit
 from games.kits.boards import at, seat_name, seat_rows, shown_hands
-from games.schema_parts import Code, Coordinate, Move, Resign, View
+from games.kits.base import Code, Coordinate, Move, Resign, View
 from games.words import iota as iota_words
 
 # -- The API's move and view schemas ----------------------------------------------------------------

@@ -12,11 +12,11 @@ from django.utils.translation import gettext_lazy as _
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
-from games.forms import GameOptionsForm, bounds
+from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
 from games.kits.boards import at, seat_name, seat_rows, shown_hands
 from games.kits.livol import target_words
-from games.schema_parts import Code, Move, Resign, View
+from games.kits.base import Code, Move, Resign, View
 from games.words import karuselis as k_words
 
 # -- The API's move and view schemas ------------------------------------------------------------

@@ -10,10 +10,10 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import Field
 
-from games.forms import GameOptionsForm, bounds
+from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
 from games.kits.boards import at, calling_plays, card_buttons, seat_name, seat_rows, shown_hands
-from games.schema_parts import Code, Move, Resign, SeatNumber, View
+from games.kits.base import Code, Move, Resign, SeatNumber, View
 from games.words import livol as livol_words
 
 

@@ -11,11 +11,11 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from pydantic import Field
 
-from games.forms import GameOptionsForm, bounds
+from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
 from games.kits.boards import at, calling_plays, card_buttons, seat_name, seat_rows, shown_hands
 from games.kits.livol import Accept, Call, Catch, Challenge, Draw, SheddingView, mark, probe, target_words
-from games.schema_parts import Code, Move, Resign
+from games.kits.base import Code, Move, Resign
 from games.words import uno_flip as flip_words
 
 # -- The API's move and view schemas ------------------------------------------------------------

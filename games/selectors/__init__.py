@@ -23,7 +23,8 @@ from games import store, words
 from games.kits import kit, kits
 from games.kits.boards import seat_name as _name
 from games.words.terms import time_left  # noqa: F401 (the countdown's words, used by the pages)
-from games.models import GAME_LABELS, STORE_EVENTS, Event, Match
+from games.kits import GAME_LABELS
+from games.models import STORE_EVENTS, Event, Match
 
 #: At most this many positions are played back one by one when a poll finds several new moves.
 MAX_FRAMES = 12

@@ -12,7 +12,8 @@ from django.utils.translation import get_language, gettext, gettext_lazy as _
 
 from engine import registry
 from games import store
-from games.models import GAME_LABELS, Match, Seat
+from games.kits import GAME_LABELS
+from games.models import Match, Seat
 from games.words.terms import clock_kind, clock_words, duration_words, options_text
 
 #: A running match where it is a person's turn, with no clock and no move for this long, is folded

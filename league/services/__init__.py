@@ -7,7 +7,7 @@
 
 The life of a round:
 1. ``round_pair`` (tournament row locked) builds the next round's tables with
-   ``league.pairing`` from what the closed rounds recorded.
+   ``league.rules.pairing`` from what the closed rounds recorded.
 2. ``round_start`` creates each table's match (``table_match_create``: once,
    under the table's row lock) and enqueues one ``league.table_play`` task per
    match on commit.
@@ -28,7 +28,7 @@ from league.services.clubs import (club_create, league_create, season_create, pl
                                    bots_ensure)
 from league.services.tournaments import (LEAGUE_CLOCK, tournament_create, entrant_add, entrant_remove, bots_add,
                                          entrant_withdraw)
-from league.services.scoring import (Rules, SeatScore, SeatIn, table_scores)
+from league.rules.scoring import (Rules, SeatScore, SeatIn, table_scores)
 from league.services.rounds import (planned_rounds, round_pair, _pair_swiss, round_start, table_match_create,
                                     table_run, match_result_record,
                                     table_record, round_close)

@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from league.services.names import look_alike_taken, mixes_scripts, normalised
+from league.rules.names import look_alike_taken, mixes_scripts, normalised
 from league.models import Club, ClubInvite, PlayerProfile
 from league.services.clubs import player_for_user
 from league.services.errors import LeagueError

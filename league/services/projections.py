@@ -13,7 +13,7 @@ from django.utils import timezone
 from engine import registry
 from games.models import Match
 from league.models import (Folded, Rating, RatingHistory, Round, Standing, Table, TableSeat, Tournament)
-from league.services.scoring import Rules, SeatIn, sides_of, table_scores
+from league.rules.scoring import Rules, SeatIn, sides_of, table_scores
 
 
 def _min_seats(tournament: Tournament) -> int:

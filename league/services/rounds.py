@@ -1,4 +1,4 @@
-"""Rounds: pairing the next (``league.pairing``), starting its matches, running and recording tables, closing it."""
+"""Rounds: pairing the next (``league.rules.pairing``), starting its matches, running and recording tables, closing it."""
 from __future__ import annotations
 
 import itertools
@@ -11,11 +11,12 @@ from django.utils.translation import ngettext
 from games import dispatch, publish
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
-from league import pairing, selectors
+from league import selectors
+from league.rules import pairing
 from league.models import (Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
 from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
 from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
-from league.services.scoring import sides_of
+from league.rules.scoring import sides_of
 from league.services.seeding import seeded_secret
 
 

@@ -1,6 +1,6 @@
 /* cardleague: times in the reader's own time zone. The browser's IANA zone ("Europe/Riga",
    "America/New_York") is kept in the cardleague_tz cookie; the server shows times in it from the next
-   page on (league.middleware.ReaderTimeZoneMiddleware; a zone it does not know leaves the club's).
+   page on (cardleague.middleware.ReaderTimeZoneMiddleware; a zone it does not know leaves the club's).
    Loaded by every page, the admin's and the sign-in page too (no inline script: CSP). */
 (function () {
   "use strict";

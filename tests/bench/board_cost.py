@@ -17,7 +17,7 @@ import random
 import statistics
 import time
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardleague.settings")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 
 import django

@@ -7,7 +7,7 @@
 Needs the ``bench`` extra (``.venv/bin/pip install -e '.[bench]'``), PostgreSQL at ``PGURL``
 (``postgres://postgres@127.0.0.1:5432``) and Redis at ``REDIS_URL`` (``redis://127.0.0.1:6379/12``).
 It drops and migrates its own database (``--database``: a name starting ``cardleague_club_night``),
-empties its Redis database, starts uvicorn (``league.asgi:application``, ``DB_POOL=1``,
+empties its Redis database, starts uvicorn (``cardleague.asgi:application``, ``DB_POOL=1``,
 ``DB_POOL_MAX`` = ``--pool``, ``--web-processes`` processes) and a Celery worker (``--workers``
 processes; it plays the bots' seats and the tournament), DEBUG=0 with a fresh
 SECRET_KEY, sets the people and tables up (``var/club-night/people.json``), runs locust headless
@@ -50,7 +50,7 @@ def _env(args) -> dict:
     redis = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12")
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)}
     env.update({
-        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "DJANGO_SETTINGS_MODULE": "cardleague.settings",
         "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50),
         "DATABASE_URL": f"{pg}/{args.database}",
         "CELERY_BROKER_URL": redis, "CACHE_URL": redis, "STREAMS_URL": redis,
@@ -212,11 +212,11 @@ def main() -> None:
               f"({', '.join(f'{n} {g}' for g, n in games.items())}; {bots} bot seats), "
               f"{args.people - seated} watching a tournament page", flush=True)
         web_env = {**env, "DB_POOL": "1", "DB_POOL_MAX": str(args.pool)}
-        web = _start([str(VENV_BIN / "uvicorn"), "league.asgi:application", "--host", "127.0.0.1",
+        web = _start([str(VENV_BIN / "uvicorn"), "cardleague.asgi:application", "--host", "127.0.0.1",
                       "--port", str(args.port), "--workers", str(args.web_processes), "--log-level", "warning",
                       "--no-access-log", "--timeout-graceful-shutdown", "3"], web_env, VAR / "uvicorn.log")
         procs.append(web)
-        worker = _start([str(VENV_BIN / "celery"), "-A", "league", "worker", "-l", "warning",
+        worker = _start([str(VENV_BIN / "celery"), "-A", "cardleague", "worker", "-l", "warning",
                          "--concurrency", str(args.workers), "--prefetch-multiplier", "1"], env, VAR / "celery.log")
         procs.append(worker)
         _wait_ready(args.port, web)

@@ -31,7 +31,7 @@ def _setup() -> None:
         var.mkdir(parents=True, exist_ok=True)
         os.environ["CARDLEAGUE_VAR"] = str(var)
         print("note: no DATABASE_URL: SQLite (one writer at a time) — set DATABASE_URL=postgres://… to measure")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardleague.settings")
     os.environ.setdefault("DEBUG", "0")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
@@ -77,7 +77,7 @@ def _people_and_matches(count: int):
 
 
 def _start_server(kind: str, workers: int, port: int) -> subprocess.Popen:
-    app = "league.asgi:application" if kind == "asgi" else "league.wsgi:application"
+    app = "cardleague.asgi:application" if kind == "asgi" else "cardleague.wsgi:application"
     args = [sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
             "--log-level", "warning", "--timeout", "60",
             # gunicorn closes an idle connection after 2 s by default: the boards poll every 2 s, and the bench's

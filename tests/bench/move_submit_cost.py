@@ -13,7 +13,7 @@ import os
 import statistics
 import time
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardleague.settings")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 
 import django  # noqa: E402

@@ -30,7 +30,7 @@ def _setup() -> None:
         os.environ["CARDLEAGUE_VAR"] = str(var)
     if not os.environ.get("STREAMS_URL"):
         raise SystemExit("set STREAMS_URL=redis://…: streams fan out through Redis")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardleague.settings")
     os.environ.setdefault("DEBUG", "1")
     os.environ.setdefault("LOG_LEVEL", "ERROR")
     for name in ("RATE_API_USER", "RATE_MOVES", "RATE_API_ANON"):
@@ -148,7 +148,7 @@ def main() -> None:
         keys.append(secrets.token_urlsafe(32))
         ApiToken.objects.create(user=person, name="bench", key_hash=hashlib.sha256(keys[-1].encode()).hexdigest())
     port = 8900 + os.getpid() % 90
-    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "league.asgi:application", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "cardleague.asgi:application", "--port", str(port),
                                "--log-level", "warning", "--limit-concurrency", "100000", "--backlog", "4096"],
                               cwd=ROOT, env=dict(os.environ))
     time.sleep(3)

@@ -30,7 +30,7 @@ def _setup_environment() -> None:
     # the production shape: a copy's own .env says DEBUG=1, which keeps every query of the worker in memory
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("CELERY_QUEUE", f"bench-{os.getpid()}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardleague.settings")
     os.environ.setdefault("LOG_LEVEL", "ERROR")
     sys.path.insert(0, str(ROOT))
     import django
@@ -48,7 +48,7 @@ def _start_worker(concurrency: int) -> subprocess.Popen:
     log = Path(os.environ.get("CARDLEAGUE_VAR", ROOT / "var")) / f"bench-worker-{concurrency}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "league", "worker", "-l", "info", "--concurrency", str(concurrency),
+        [sys.executable, "-m", "celery", "-A", "cardleague", "worker", "-l", "info", "--concurrency", str(concurrency),
          "-n", f"bench-{os.getpid()}-{concurrency}@%h", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
          "--without-gossip", "--without-mingle", "--without-heartbeat", "--logfile", str(log)],
         cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -117,7 +117,7 @@ def run_through_celery(workers: int, players: int, rounds: int, target: int) -> 
     from league import services
     from league.models import Table, Tournament
 
-    from league.celery import app
+    from cardleague.celery import app
 
     app.conf.task_always_eager = False
     tournament = _tournament(players, rounds, target, f"{workers}w")

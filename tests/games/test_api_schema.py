@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, settings
 
 from games.models import ApiToken
 from games.services import SeatSpec, match_create
-from league.wsgi import application
+from cardleague.wsgi import application
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
 

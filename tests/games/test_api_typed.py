@@ -11,7 +11,7 @@ from pydantic import TypeAdapter
 
 from engine import registry
 from games.models import Event, Match
-from games.schemas import GAME_MOVES
+from games.web.schemas import GAME_MOVES
 from games.services import SeatSpec, match_create
 
 STEPS = 400
@@ -121,7 +121,7 @@ def views_of_random_play(name: str, seed: str):
 def test_every_view_fits_its_games_schema(name):
     """The views are answered as the engine builds them, and documented per game: every seat's and a
     spectator's view along a whole random match fits its game's schema."""
-    from games.schemas import GAME_VIEWS
+    from games.web.schemas import GAME_VIEWS
 
     adapter = TypeAdapter(GAME_VIEWS[name])
     for view in views_of_random_play(name, f"views-{name}"):

@@ -27,7 +27,7 @@ from django.utils.formats import date_format
 
 from games.models import Match
 from games.services import SeatSpec, match_create
-from league.middleware import TIME_ZONE_COOKIE, ReaderTimeZoneMiddleware, reader_zone
+from cardleague.middleware import TIME_ZONE_COOKIE, ReaderTimeZoneMiddleware, reader_zone
 from tests.conftest import need
 from tests.waiting import wait_until
 
@@ -182,7 +182,7 @@ def make_run_server(env: dict):
     """The web server as `make run` starts it (uvicorn, ASGI, DEBUG from the local file, no Redis), once
     it answers; yields (its base URL, its console: one text, added when the block ends)."""
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "league.asgi:application", "--host", "127.0.0.1",
+    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "cardleague.asgi:application", "--host", "127.0.0.1",
                                "--port", str(port), "--log-level", "warning"], cwd=ROOT, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base, console = f"http://127.0.0.1:{port}", []
@@ -403,7 +403,7 @@ def test_the_embedded_brokers_worker_asks_for_work_five_times_a_second(monkeypat
     from kombu import Connection
     from kombu.transport import sqlalchemy
 
-    from league.celery import embedded_broker_polled_often
+    from cardleague.celery import embedded_broker_polled_often
 
     monkeypatch.setattr(sqlalchemy.Transport, "polling_interval", 1.0)
     url = f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}"

@@ -8,7 +8,7 @@ from django.apps import apps
 from django.core.management import call_command
 
 from engine import registry
-from games.models import game_choices
+from games.kits import game_choices
 
 
 def test_a_game_added_to_the_registry_is_a_choice_of_every_game_field_and_needs_no_migration(db, monkeypatch):

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
 import engine.livol
-import league.urls  # noqa: F401  (the URL check imports the API, whose schemas are built for the real games)
+import cardleague.urls  # noqa: F401  (the URL check imports the API, whose schemas are built for the real games)
 from engine import registry
 from games.checks import every_game_has_a_kit
 

@@ -24,7 +24,7 @@ from django.test import Client
 from engine import registry
 from games.models import ApiToken, Match
 from games.services import SeatSpec, match_create
-from games.schemas import title
+from games.web.schemas import title
 from tests.conftest import sse_frames
 
 PACKAGE = "cardleague_generated"
@@ -230,7 +230,7 @@ def test_an_outside_bot_plays_every_game_from_the_streams_alone_on_the_embedded_
     """The loop an outside bot is built around, with no polling: its account stream says a match started;
     it follows the match's stream; it reads its legal moves only when it has just moved or the stream
     brought an event, and every event the stream brings parses as its game's typed event unchanged."""
-    from games.schemas import title
+    from games.web.schemas import title
 
     models = module(generated, "models")
     match_legal = module(generated, "api.matches.match_legal")

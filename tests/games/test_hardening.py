@@ -142,7 +142,7 @@ def test_moves_beyond_the_per_user_rate_are_refused_and_record_nothing(livol_mat
 @pytest.mark.parametrize("path", ["move", "resign"])
 def test_moves_and_resignations_without_a_seat_count_toward_the_budget_on_pages_and_the_api(
         livol_match, django_user_model, settings, one_rate_window, path):
-    """One entry for moves and resignations (``games.access.access_play``): every attempt counts first,
+    """One entry for moves and resignations (``games.web.access.access_play``): every attempt counts first,
     through the pages and the API together, so someone without a seat ends in 429s, not endless 403s."""
     settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "moves": "4/m"}
     client = Client()
@@ -191,7 +191,7 @@ def test_a_non_numeric_expected_seq_from_the_page_is_refused(livol_match, people
 
 @pytest.mark.django_db(transaction=True)
 def test_a_body_over_the_limit_sent_whole_to_the_server_gets_its_answer(asgi_server, django_user_model):
-    """Through the ASGI server (``league/asgi.py``), a client that sends its whole body before it reads (as
+    """Through the ASGI server (``cardleague/asgi.py``), a client that sends its whole body before it reads (as
     urllib does) gets the 413 in the JSON error shape for a 5 MB move, not a connection reset, and nothing
     is recorded."""
     import urllib.error
@@ -357,7 +357,7 @@ def _settings_process(code: str, **env) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE",
                                                                  "DJANGO_ALLOW_ASYNC_UNSAFE")}
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={**base, "DJANGO_SETTINGS_MODULE": "league.settings", **env})
+                          env={**base, "DJANGO_SETTINGS_MODULE": "cardleague.settings", **env})
 
 
 def test_debug_is_off_unless_asked_for():

@@ -6,9 +6,9 @@ import pytest
 
 from engine import registry
 from games import kits
-from games.forms import GAME_FORMS
-from games.models import GAME_LABELS
-from games.schemas import GAME_MOVES
+from games.web.forms import GAME_FORMS
+from games.kits import GAME_LABELS
+from games.web.schemas import GAME_MOVES
 from games.words import GAMES as WORDS
 
 

@@ -309,5 +309,5 @@ def test_a_number_beside_a_counted_noun_takes_the_plural_forms_in_the_catalogues
 if __name__ == "__main__":
     import os
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardleague.settings")
     report()

@@ -11,7 +11,7 @@ import threading
 import httpx
 import pytest
 
-from games import streams
+from games.web import streams
 from games.services import SeatSpec, bots_advance, match_create
 from tests.games.test_streams import events, read_frames, token_for
 
@@ -192,7 +192,7 @@ def test_a_stream_ends_after_its_lifetime_with_a_reconnect_and_gives_its_place_b
 
 
 def test_too_many_wrong_tokens_on_a_stream_is_a_429_not_a_500(monkeypatch, rf):
-    from games import auth
+    from games.web import auth
 
     def throttled(request, token):
         raise auth.TooManyWrongTokens(42)

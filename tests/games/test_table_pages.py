@@ -57,7 +57,7 @@ def test_without_script_the_server_contributes_for_the_seat(people):
 
 @pytest.mark.parametrize("broken", ["abc", "ab" * 65, "AB" * 16, "zz" * 16])
 def test_a_broken_value_from_the_page_is_no_error_the_server_contributes_instead(people, broken):
-    """One rule for a seat's value (``games.params.entropy``): too short, too long, upper case or not hex,
+    """One rule for a seat's value (``games.web.params.entropy``): too short, too long, upper case or not hex,
     the page's join and new-match form go on, and the server contributes for the seat."""
     match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1], invite=True)])
     assert signed_in(people[1]).post(f"/matches/{match.pk}/join/", {"entropy": broken}).status_code == 302

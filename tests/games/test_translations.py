@@ -77,7 +77,7 @@ def test_makemessages_finds_no_string_missing_from_the_catalogues(tmp_path):
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
         ".git", ".venv", "var", "staticfiles", "tests", "clients", "node_modules", "__pycache__", "*.mo", ".*cache*",
         ".hypothesis", ".env"))
-    env = dict(os.environ, DEBUG="1", DJANGO_SETTINGS_MODULE="league.settings", CARDLEAGUE_VAR=str(tmp_path / "var"))
+    env = dict(os.environ, DEBUG="1", DJANGO_SETTINGS_MODULE="cardleague.settings", CARDLEAGUE_VAR=str(tmp_path / "var"))
     env.pop("CARDLEAGUE_LOCALE_DIR", None)
     args = ["makemessages", "-l", "lv", "-l", "lt", "-l", "ru", "-l", "uk", "--no-obsolete"]
     for ignored in (".venv/*", "var/*", "staticfiles/*", "tests/*", "clients/*"):

@@ -1,4 +1,4 @@
-"""The web front (``league/asgi.py``): Django on fixed pools of threads, the moves on threads of their own."""
+"""The web front (``cardleague/asgi.py``): Django on fixed pools of threads, the moves on threads of their own."""
 from __future__ import annotations
 
 import asyncio
@@ -7,7 +7,7 @@ import threading
 import httpx
 from django.conf import settings
 
-from league import asgi
+from cardleague import asgi
 
 
 def test_a_move_is_answered_while_every_read_thread_is_busy(monkeypatch):

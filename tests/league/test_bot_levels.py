@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 import engine.bots
 from engine import registry
 from engine.bots import POLICY_NAMES, levels_for
-from games.forms import NewMatchForm
+from games.web.forms import NewMatchForm
 from games.models import Match, bot_choices
 from games.services import SeatSpec, match_create
 from league import services

@@ -21,7 +21,7 @@ WORKER_ENV = {"CARDLEAGUE_CLOCKS_EVERY": "1", "CARDLEAGUE_SWEEP_EVERY": "2", "CA
 
 @pytest.fixture
 def own_queue():
-    from league.celery import app
+    from cardleague.celery import app
 
     before = app.conf.task_default_queue, app.conf.task_always_eager
     app.conf.task_default_queue, app.conf.task_always_eager = QUEUE, False

@@ -17,7 +17,7 @@ from games.models import ApiToken
 @pytest.fixture
 def hung_cache(settings, hung_port):
     port, accepted = hung_port
-    settings.CACHES = {"default": {"BACKEND": "league.cache.ForgivingRedisCache",
+    settings.CACHES = {"default": {"BACKEND": "cardleague.cache.ForgivingRedisCache",
                                    "LOCATION": f"redis://127.0.0.1:{port}/0"}}
     return accepted
 

@@ -6,7 +6,8 @@ from html.parser import HTMLParser
 import pytest
 from django.utils import formats, timezone
 
-from league import charts, selectors, services
+from league import selectors, services
+from league.rules import charts
 from league.models import PlayerProfile, RatingHistory, Round, Table, Tournament
 from tests.league.conftest import make_tournament
 

@@ -8,8 +8,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league import pairing
-from league.pairing import Contender
+from league.rules import pairing
+from league.rules.pairing import Contender
 
 
 def _everyone_once(p: pairing.Pairing, field: list[int]) -> None:

@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league import pairing, schedules, services
+from league import services
+from league.rules import pairing, schedules
 from league.models import Round, Table, TableSeat, Tournament
-from league.pairing import Contender
+from league.rules.pairing import Contender
 
 KARUSELIS = ((4, (0, 1, 0, 1)),)   # Karuselis at four seats: seats 0 and 2 against 1 and 3 (rule K1)
 

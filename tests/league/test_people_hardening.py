@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from league import services
-from league.services.names import look_alike_taken, mixes_scripts, skeleton
-from league.settings import streams_prefix
+from league.rules.names import look_alike_taken, mixes_scripts, skeleton
+from cardleague.settings import streams_prefix
 
 
 def signup(client, name, password="A-long-pass-phrase-42"):
@@ -107,7 +107,7 @@ def test_a_person_owns_at_most_the_cap_of_outside_bots(db, client, django_user_m
 
 
 def test_an_outside_bots_requests_count_against_its_owners_budget(db, rf, django_user_model):
-    from games.access import account_or_address
+    from games.web.access import account_or_address
 
     owner = django_user_model.objects.create_user(username="owner", password="x")
     bot, _ = services.bot_account_create(owner=owner, name="budgetbot")

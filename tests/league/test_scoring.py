@@ -1,7 +1,7 @@
 """Points per match and tie-breaks, as pure functions, with exact values."""
 from decimal import Decimal
 
-from league.tiebreaks import Entry, head_to_head, rank_entries, tie_break_values
+from league.rules.tiebreaks import Entry, head_to_head, rank_entries, tie_break_values
 from league.services import Rules, SeatIn, table_scores
 
 D = Decimal

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from league import selectors, services
 from league.models import Entrant, League, Rating, Round, Standing, Table, TableSeat
-from league.tiebreaks import Entry, Sitting, head_to_head, rank_entries, tie_break_values
-from league.services.scoring import Rules, SeatIn, sides_of, table_scores
+from league.rules.tiebreaks import Entry, Sitting, head_to_head, rank_entries, tie_break_values
+from league.rules.scoring import Rules, SeatIn, sides_of, table_scores
 from tests.league.conftest import make_tournament
 
 F = Fraction

@@ -1,9 +1,9 @@
-"""Pure tie-break helpers (``league.tiebreaks``) that the standings tests reach only through the database."""
+"""Pure tie-break helpers (``league.rules.tiebreaks``) that the standings tests reach only through the database."""
 from fractions import Fraction as F
 from decimal import Decimal
 
-from league import tiebreaks
-from league.tiebreaks import Entry, Sitting, best_seat, exact, met, rank_entries
+from league.rules import tiebreaks
+from league.rules.tiebreaks import Entry, Sitting, best_seat, exact, met, rank_entries
 
 
 def test_points_are_read_exactly_from_ints_decimals_strings_and_floats_as_written():
@@ -50,7 +50,7 @@ def test_the_tie_break_module_imports_no_django():
     import sys
     source = open(tiebreaks.__file__).read()
     assert "django" not in source and "league.models" not in source
-    assert "league.tiebreaks" in sys.modules
+    assert "league.rules.tiebreaks" in sys.modules
 
 
 def test_a_number_shows_rounded_to_two_decimals_with_its_exact_value_beside():

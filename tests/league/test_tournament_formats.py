@@ -1,7 +1,8 @@
 """The tournament formats as one object each (``league.tournament_formats``): pure, no database."""
 import pytest
 
-from league import pairing, tournament_formats
+from league import tournament_formats
+from league.rules import pairing
 from league.models import Tournament
 
 

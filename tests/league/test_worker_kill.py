@@ -27,7 +27,7 @@ WORKER_ENV = {"CARDLEAGUE_BOT_MOVES_PER_TASK": "15", "CARDLEAGUE_SWEEP_EVERY": "
 
 @pytest.fixture
 def own_queue():
-    from league.celery import app
+    from cardleague.celery import app
 
     before = app.conf.task_default_queue, app.conf.task_always_eager
     app.conf.task_default_queue, app.conf.task_always_eager = QUEUE, False

@@ -11,10 +11,10 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 from pydantic import Field
 
-from games.forms import GameOptionsForm, bounds
+from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
 from games.kits.boards import seat_rows
-from games.schema_parts import Code, Move, Resign, View
+from games.kits.base import Code, Move, Resign, View
 from games.words.common import name_of, summary, row, first_place, names_list
 
 

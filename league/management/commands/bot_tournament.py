@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from engine import registry
 from engine.bots import POLICY_NAMES, levels_for
-from games.models import GAME_LABELS
+from games.kits import GAME_LABELS
 from league import services
 from league.management.commands._common import domain_errors, progress_text, standings_text
 from league.models import Club, League, Round, Tournament

@@ -15,10 +15,10 @@ from ninja.security import SessionAuth as NinjaSessionAuth
 from pydantic import Field
 
 from games import records, selectors, services
-from games.access import access_match, access_play, access_seat, seats_of
-from games.auth import TooManyWrongTokens, needs_scope, token_user
+from games.web.access import access_match, access_play, access_seat, seats_of
+from games.web.auth import TooManyWrongTokens, needs_scope, token_user
 from games.errors import MatchRunning, WrongGame
-from games.schemas import (
+from games.web.schemas import (
     GAME_OPTIONS,
     Body,
     Clock,
@@ -47,7 +47,7 @@ from games.words.terms import played_options
 
 
 class TokenAuth(HttpBearer):
-    """A bearer token (``games.auth.token_user``); too many wrong tokens from an address answer 429."""
+    """A bearer token (``games.web.auth.token_user``); too many wrong tokens from an address answer 429."""
 
     def authenticate(self, request, token):
         try:

@@ -13,8 +13,8 @@ from ninja.errors import HttpError
 
 from engine import registry
 from league import selectors
-from games.api import RowIdPath, SessionAuth, TokenAuth
-from games.schemas import Body, Username, errors
+from games.web.api import RowIdPath, SessionAuth, TokenAuth
+from games.web.schemas import Body, Username, errors
 from league.models import PlayerProfile, Tournament
 
 ERRORS = errors(400, 404, 429)
@@ -218,7 +218,7 @@ def challenge_rules_read(request):
 def challenge_rules_write(request, payload: ChallengeRulesIn):
     """Change whom you take challenges from; challenges already waiting that the new rules refuse are
     declined. An unknown name is ``unknown_player`` (404) and nothing changes."""
-    from games.auth import needs_scope
+    from games.web.auth import needs_scope
     from league.services.challenge_rules import challenge_rules_set
 
     needs_scope(request, "challenge")

@@ -16,10 +16,10 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import registry
-from games.models import GAME_LABELS
+from games.kits import GAME_LABELS
 from league import selectors, services
-from league.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
-from league.models import Club, ClubInvite, League, PlayerProfile, Tournament
+from league.web.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
+from league.models import LANGUAGE_SESSION_KEY, Club, ClubInvite, League, PlayerProfile, Tournament
 
 
 @require_GET
@@ -60,7 +60,7 @@ def tournament_live(request, tournament_id: int):
 
 
 def _tournament_context(request, tournament_id: int) -> dict:
-    from games import streams
+    from games.web import streams
     from league.services.rounds import pairing_rules
 
     tournament = _tournament(tournament_id)
@@ -299,11 +299,9 @@ def language_set(request):
     from django.utils.translation import check_for_language
     from django.views.i18n import set_language
 
-    from league.middleware import SESSION_KEY
-
     response = set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and check_for_language(language):
         services.profile_update(user=request.user, language=language)
-        request.session[SESSION_KEY] = language
+        request.session[LANGUAGE_SESSION_KEY] = language
     return response

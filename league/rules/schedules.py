@@ -15,7 +15,7 @@ list of tables (player numbers ``0..n-1``) and the round's byes. What a schedule
 Finding such schedules is a covering-design problem; the search here is a deterministic simulated
 annealing (fixed seeds, a fixed number of steps): the same shape always gives the same schedule.
 For the sizes clubs use (up to 16 players, tables of 3 to 10) the result of a long search is stored in
-``schedules.json`` (written by ``python -m league.schedules``, never by hand), so a page or a round
+``schedules.json`` (written by ``python -m league.rules.schedules``, never by hand), so a page or a round
 never waits for it; other shapes are searched on first use with a shorter budget. For up to nine
 players the exhaustive check in the tests confirms that rules 3 and 4 hold exactly; above that the
 length is the shortest the search found (it is at least ``lower_bound``).
@@ -339,7 +339,7 @@ def schedule(n: int, sizes: tuple[int, ...], byes: int) -> tuple[Round, ...]:
     return tuple(search(n, sizes, byes))
 
 
-# sizes clubs use: stored in schedules.json by ``python -m league.schedules``
+# sizes clubs use: stored in schedules.json by ``python -m league.rules.schedules``
 STORED_PLAYERS = range(3, 17)
 STORED_SEATS = range(3, 11)
 STORED_MIN_SEATS = (2, 3)
@@ -349,7 +349,7 @@ LONG_SEARCH = {"steps": 400_000, "restarts": 6}
 def stored_shapes() -> list[tuple[int, tuple[int, ...], int]]:
     """Every shape ``schedules.json`` holds: more players than one table seats, for each table size
     and game minimum clubs use."""
-    from league.pairing import table_sizes
+    from league.rules.pairing import table_sizes
 
     shapes = []
     for seats in STORED_SEATS:
@@ -384,7 +384,7 @@ def main() -> None:  # pragma: no cover - run by hand to refresh schedules.json 
     def order(key: str) -> list[int]:
         return [int(x) for x in key.replace("+", ":").split(":")]
 
-    about = ("Round-robin schedules found by league/schedules.py's search (python -m league.schedules); "
+    about = ("Round-robin schedules found by league/rules/schedules.py's search (python -m league.rules.schedules); "
              "players 0..n-1 are seeds 1..n; each round: [tables, byes]. Do not edit by hand.")
     lines = [f"{json.dumps(key)}: {json.dumps(out[key], separators=(',', ':'))}" for key in sorted(out, key=order)]
     body = ",\n".join(lines)

@@ -15,7 +15,7 @@ notice to the open streams of its channel, which read what is new from the datab
 ``STREAMS_URL`` (Redis) the hub is one pattern subscription; without it (the no-server default of
 ``make run``, where the worker is another process) notices are rows of ``StreamNotice`` and the hub
 reads the new ones every ``CARDLEAGUE_STREAM_POLL`` seconds, one query for all its streams. Served by
-an ASGI server (``games.stream_edge``: no thread per stream); under WSGI there are no streams (503
+an ASGI server (``games.web.stream_edge``: no thread per stream); under WSGI there are no streams (503
 ``streams_unavailable``) and the pages poll instead.
 """
 from __future__ import annotations
@@ -31,20 +31,20 @@ from functools import lru_cache
 from django.conf import settings
 from django.http import JsonResponse, StreamingHttpResponse
 
-log = logging.getLogger("games.streams")
+log = logging.getLogger("games.web.streams")
 
 # the publishing half (services call it on commit; the store does not): games.publish
 from games.publish import _channel, publishing_down, through_redis  # noqa: E402,F401
 
 
-#: Set in a request's WSGI environ by ``league.asgi``: Django's pages run on threads behind an ASGI server
-#: whose own front (``games.stream_edge``) serves the streams, so a page may open one.
+#: Set in a request's WSGI environ by ``cardleague.asgi``: Django's pages run on threads behind an ASGI server
+#: whose own front (``games.web.stream_edge``) serves the streams, so a page may open one.
 STREAMS_SERVED = "cardleague.streams_served"
 
 
 def available(request) -> bool:
     """A page served here may open a stream: the server holds streams open (ASGI: the stream front of
-    ``league.asgi``, or Django's own ASGI handler). Under a plain WSGI server, Django would have to read a
+    ``cardleague.asgi``, or Django's own ASGI handler). Under a plain WSGI server, Django would have to read a
     stream to its end before sending anything."""
     return _holds_streams(request) or bool(request.META.get(STREAMS_SERVED))
 
@@ -135,7 +135,7 @@ def _authenticating(fn):
 
 
 def _address(request) -> str:
-    from games.access import client_address
+    from games.web.access import client_address
 
     return client_address(None, request)
 
@@ -157,7 +157,7 @@ class _TooManyWrongTokens(Exception):
 def _authenticate(request):
     """The request's account: a bearer token (no CSRF: a stream only reads) or the session. Raises
     ``_TooManyWrongTokens`` when this address sent too many wrong tokens (a 429, not a 500)."""
-    from games.auth import TooManyWrongTokens, token_user
+    from games.web.auth import TooManyWrongTokens, attach_session_user, token_user
 
     header = request.headers.get("Authorization", "")
     if header.lower().startswith("bearer "):
@@ -170,8 +170,6 @@ def _authenticate(request):
             request.stream_user_id = user.pk
         return user
     if getattr(request, "stream_edge", False):
-        from games.stream_edge import attach_session_user
-
         attach_session_user(request)  # served by the streams' own front: no middleware read the session
     user = request.user if request.user.is_authenticated else None
     if user is not None:
@@ -277,7 +275,7 @@ async def _capped(frames, account, address: str):
 
 def _match_access(request, match_id: int, seat):
     """(match, seat) for a seat the account holds (or a spectator: seat None), else an error body."""
-    from games.access import access_match, access_seat
+    from games.web.access import access_match, access_seat
     from games.errors import DomainError, http_error
 
     try:
@@ -298,8 +296,8 @@ def _match_access(request, match_id: int, seat):
 
 
 def _digits(text: str | None, most: int) -> int | None:
-    """A count in a stream's request: the one parser of counts in requests (``games.params.count``)."""
-    from games.params import count
+    """A count in a stream's request: the one parser of counts in requests (``games.web.params.count``)."""
+    from games.web.params import count
 
     return count(text, digits=most)
 

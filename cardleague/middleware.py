@@ -13,7 +13,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.utils import timezone, translation
 
-SESSION_KEY = "cardleague_language"
+from league.models import LANGUAGE_SESSION_KEY, PlayerProfile
 
 
 class PersonLanguageMiddleware:
@@ -26,12 +26,10 @@ class PersonLanguageMiddleware:
 
     def __call__(self, request):
         if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and request.user.is_authenticated:
-            language = request.session.get(SESSION_KEY)
+            language = request.session.get(LANGUAGE_SESSION_KEY)
             if language is None:
-                from league.models import PlayerProfile
-
                 language = PlayerProfile.objects.filter(user=request.user).values_list("language", flat=True).first()
-                request.session[SESSION_KEY] = language or ""
+                request.session[LANGUAGE_SESSION_KEY] = language or ""
             if language:
                 translation.activate(language)
                 request.LANGUAGE_CODE = language

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 def clean_new_name(name: str) -> str:
     """A new account's name, as stored (NFKC), refused when it mixes scripts or looks like a taken one."""
-    from league.services.names import look_alike_taken, mixes_scripts, normalised
+    from league.rules.names import look_alike_taken, mixes_scripts, normalised
 
     name = normalised(name)
     if mixes_scripts(name):

@@ -3,12 +3,14 @@ bearer token, looked up by its SHA-256, and what it may do (``needs_scope``)."""
 from __future__ import annotations
 
 import hashlib
+from importlib import import_module
 
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.utils import timezone
 from django_ratelimit.core import get_usage
 
-from games.access import client_address
+from games.web.access import client_address
 from games.errors import TokenScope
 from games.models import ApiToken
 
@@ -48,3 +50,11 @@ def needs_scope(request, scope: str) -> None:
     scopes = getattr(request, "token_scopes", None)
     if scopes is not None and scope not in scopes:
         raise TokenScope(scope=scope)
+
+
+def attach_session_user(request) -> None:
+    """``request.session`` and ``request.user`` from the session cookie, as Django's middleware would
+    (synchronous: called on the streams' authentication threads)."""
+    engine = import_module(settings.SESSION_ENGINE)
+    request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    request.user = get_user(request)

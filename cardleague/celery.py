@@ -3,7 +3,7 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardleague.settings")
 
 app = Celery("cardleague")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -47,7 +47,7 @@ def _streams() -> str:
 
 @never_cache
 def readyz(request):
-    from games import streams
+    from games.web import streams
 
     parts = {"database": _database(), "cache": _cache(), "streams": _streams()}
     degraded = sorted(k for k, v in parts.items() if v == "down" and k != "database")

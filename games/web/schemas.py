@@ -23,7 +23,7 @@ from engine import protocol, registry
 from engine.core import CONTRIBUTION_PATTERN
 from engine.record import STORE_EVENT_KEYS
 from games.kits import kit
-from games.schema_parts import (  # noqa: F401 (the API's shapes are named from here)
+from games.kits.base import (  # noqa: F401 (the API's shapes are named from here)
     DOCUMENTED_AS,
     Code,
     Coordinate,
@@ -175,7 +175,7 @@ class ClockSchema(Schema):
 
 
 #: Schemas documented by reference but not used to build the answer (``_schema_only``): added to the
-#: OpenAPI components by ``games.openapi``.
+#: OpenAPI components by ``games.web.openapi``.
 DOCUMENTED: dict[str, type] = {}
 
 
@@ -183,10 +183,10 @@ def _schema_only(model) -> WithJsonSchema:
     """A field answered as the JSON it is (the engine's own: no key added, dropped or changed on the way
     out), documented as ``model`` (a ``$ref`` to its component). Tests hold every such answer to its schema."""
     DOCUMENTED[model.__name__] = model
-    return WithJsonSchema({DOCUMENTED_AS: model.__name__})  # games.openapi makes it a $ref
+    return WithJsonSchema({DOCUMENTED_AS: model.__name__})  # games.web.openapi makes it a $ref
 
 
-#: A match's portable record, as ``engine/match-record.schema.json`` declares it (``games.openapi`` adds that
+#: A match's portable record, as ``engine/match-record.schema.json`` declares it (``games.web.openapi`` adds that
 #: file as the component ``MatchRecord``).
 Record = Annotated[dict, WithJsonSchema({DOCUMENTED_AS: "MatchRecord"})]
 #: A clock as the server stores and answers it (only the keys it has).
@@ -209,7 +209,7 @@ ViewOut = _per_game("ViewOut", _ViewOutBase, "view",
 
 
 # -- Event payloads, per game and event type (issue 26 item 2), from the engine's declarations ----------------
-#: JSON Schema components written as such (``games.openapi`` adds them): each game's events.
+#: JSON Schema components written as such (``games.web.openapi`` adds them): each game's events.
 EVENT_COMPONENTS: dict[str, dict] = {}
 _PLACEMENT = {"type": "object", "additionalProperties": False, "required": ["card", "x", "y"],
               "properties": {"card": {"type": "string"}, "x": {"type": "integer"}, "y": {"type": "integer"}}}

@@ -1,7 +1,7 @@
 """Pages of the league domain: clubs, leagues, tournaments, players."""
 from django.urls import path, register_converter
 
-from league import views
+from league.web import views
 
 
 class TokenConverter:

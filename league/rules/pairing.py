@@ -9,7 +9,7 @@ tuple of (table size, side of each seat) for the sizes at which partners play as
   odd), single or double. For 3+ seats: everyone at one table when they fit (seats rotate; with
   partnerships one round per way of splitting the table into partners, so four Karuselis players
   play three rounds, each partnering each other player once); otherwise the schedule of
-  ``league.schedules``: every round seats all it can, every pair meets, the fewest rounds, no pair
+  ``league.rules.schedules``: every round seats all it can, every pair meets, the fewest rounds, no pair
   more often than it must, meetings as even as possible, byes spread evenly.
 - ``swiss_pairs``: two-seat Swiss as a maximum-weight matching (networkx) whose weights are
   lexicographic, so each criterion below counts only among the pairings that are best on all the
@@ -45,7 +45,7 @@ from functools import lru_cache
 import networkx as nx
 from django.utils.translation import gettext_lazy as _
 
-from league import schedules
+from league.rules import schedules
 
 BYE = "bye"
 
@@ -243,7 +243,7 @@ def _multi_seat_round_robin(n: int, seats: int, min_seats: int, double: bool, si
     (every player holds every seat once; twice for a double); with partnerships at that size it
     plays one round per way of splitting the players into partners (three for four Karuselis
     players), seats balanced. Otherwise the tables of each round come from
-    ``league.schedules.schedule`` for the shape ``table_sizes`` gives; seats are balanced round
+    ``league.rules.schedules.schedule`` for the shape ``table_sizes`` gives; seats are balanced round
     by round by ``seat_order`` (with partnerships, fewest repeat partners first). A double round
     robin plays the same tables again: with the seat order reversed, or, with partnerships,
     seated again the same way (so the partners change where they can).

@@ -15,46 +15,14 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import registry
 from games.kits import KitTable
-from games.models import BOT_CHOICES, GAME_LABELS, bot_choices, game_choices
-
-#: Seats a new match starts with, per game (its kit's ``default_seats``).
-DEFAULT_SEATS = KitTable("default_seats")
-
-#: One line under each game's name in the selector (its kit's ``tagline``).
-TAGLINES = KitTable("tagline")
-
-
-def _seats_field(game: str) -> forms.IntegerField:
-    g = registry.get(game)
-    return forms.IntegerField(label=_("Seats (you and the others)"), min_value=g.MIN_SEATS, max_value=g.MAX_SEATS,
-                              initial=DEFAULT_SEATS.get(game, g.MIN_SEATS),
-                              help_text=_("%(low)d to %(high)d") % {"low": g.MIN_SEATS, "high": g.MAX_SEATS})
-
-
-def bounds(game: str, option: str) -> dict:
-    """An integer option's bounds, as the engine declares them (``core.int_between``)."""
-    check = registry.options(game)[option][1]
-    return {"min_value": check.low, "max_value": check.high}
-
-
-class GameOptionsForm(forms.Form):
-    """A game's seats and options; subclasses add the game's own fields and say how they
-    become the engine's ``options``."""
-
-    game = ""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("prefix", self.game)
-        kwargs.setdefault("use_required_attribute", False)
-        super().__init__(*args, **kwargs)
-        self.fields = {"seats": _seats_field(self.game), **self.fields}
-
-    def options(self) -> dict:
-        return {}
-
+from games.kits import GAME_LABELS, game_choices
+from games.models import BOT_CHOICES, bot_choices
 
 #: Each game's options fieldset (its kit's ``form``).
 GAME_FORMS = KitTable("form")
+
+#: One line under each game's name in the selector (its kit's ``tagline``).
+TAGLINES = KitTable("tagline")
 
 
 
@@ -129,7 +97,7 @@ class NewMatchForm(forms.Form):
                               help_text=_("When time runs out, a bot makes the move; three in a row and the seat "
                                           "is given up."))
     # the random value this browser drew for the shuffle (crypto.getRandomValues); empty without script, and
-    # a broken one is not an error: the server contributes instead (``games.params.entropy``)
+    # a broken one is not an error: the server contributes instead (``games.web.params.entropy``)
     entropy = forms.CharField(required=False, max_length=1000, strip=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, user=None, **kwargs):

@@ -13,13 +13,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
 from games.kits import kit
-from games import params
-from games.params import count, parse_move
-from games import selectors, services, streams
-from games.access import access_match, access_play, seats_of
+from games.web import params
+from games.web.params import count, parse_move
+from games import selectors, services
+from games.web import streams
+from games.web.access import access_match, access_play, seats_of
 from games.records import match_verify, randomness
 from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
-from games.forms import NewMatchForm
+from games.web.forms import NewMatchForm
 from games.models import Match
 from games.selectors.people import waits_for, waits_version
 from games.services import SeatSpec
@@ -267,7 +268,7 @@ def rules(request, game: str):
         context = selectors.rules_page(game, get_language())
     except KeyError:
         raise Http404() from None
-    from games.forms import options_words
+    from games.web.forms import options_words
 
     context["match_options"] = options_words(game)
     return render(request, f"rules/{game}.html", context)

@@ -16,7 +16,7 @@ import time
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 
-log = logging.getLogger("league.cache")
+log = logging.getLogger("cardleague.cache")
 
 RETRY_AFTER = 5.0  # seconds without asking a cache that failed
 

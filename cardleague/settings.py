@@ -59,7 +59,7 @@ ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,1
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
 # Static files, served by the web process itself through WhiteNoise (`collectstatic` first; in DEBUG from the
-# apps' folders). Django runs synchronously under ASGI too (league/asgi.py), so WhiteNoise's file iterators
+# apps' folders). Django runs synchronously under ASGI too (cardleague/asgi.py), so WhiteNoise's file iterators
 # suit every server.
 
 INSTALLED_APPS = [
@@ -87,9 +87,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "league.middleware.PersonLanguageMiddleware",
-    "league.middleware.ApiJsonBodiesMiddleware",
-    "league.middleware.ReaderTimeZoneMiddleware",
+    "cardleague.middleware.PersonLanguageMiddleware",
+    "cardleague.middleware.ApiJsonBodiesMiddleware",
+    "cardleague.middleware.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # a page's rate limit (sign-ups) answers 429 with Retry-After (RATELIMIT_VIEW), not a 403
     "django_ratelimit.middleware.RatelimitMiddleware",
@@ -100,7 +100,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "league.urls"
+ROOT_URLCONF = "cardleague.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -116,8 +116,8 @@ TEMPLATES = [
         },
     },
 ]
-WSGI_APPLICATION = "league.wsgi.application"
-ASGI_APPLICATION = "league.asgi.application"
+WSGI_APPLICATION = "cardleague.wsgi.application"
+ASGI_APPLICATION = "cardleague.asgi.application"
 
 DATABASES = {
     "default": dj_database_url.parse(
@@ -169,7 +169,7 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Riga")
 USE_I18N = True
 USE_TZ = True
 # English dates as the clubs read them (day before month, a 24-hour clock), like the other languages'.
-FORMAT_MODULE_PATH = ["league.formats"]
+FORMAT_MODULE_PATH = ["cardleague.formats"]
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -199,8 +199,8 @@ LOGOUT_REDIRECT_URL = "home"
 # production (CACHE_URL=redis://…): the API's throttles and the rate limits count in it.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 # With Redis down or hung the site keeps working: sessions come from the database and the rate limits
-# fail open, with a line in the log and on /readyz (league/cache.py).
-CACHES = {"default": {"BACKEND": "league.cache.ForgivingRedisCache", "LOCATION": CACHE_URL}
+# fail open, with a line in the log and on /readyz (cardleague/cache.py).
+CACHES = {"default": {"BACKEND": "cardleague.cache.ForgivingRedisCache", "LOCATION": CACHE_URL}
           if CACHE_URL.startswith(("redis://", "rediss://")) else
           {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(VAR_DIR / "cache")}}
 
@@ -227,7 +227,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # The embedded broker is a table its worker polls: kombu's default is once a second, so a bot answered a
 # person's move up to a second late and a bot tournament's worker idled at each hand-over. An empty poll
 # costs the idle worker about 2 ms of CPU: every 0.2 s, about 1% of a core. (Set on the transport in
-# league/celery.py: kombu's SQLAlchemy transport hands every transport option to SQLAlchemy's create_engine,
+# cardleague/celery.py: kombu's SQLAlchemy transport hands every transport option to SQLAlchemy's create_engine,
 # which refuses this one.)
 CARDLEAGUE_EMBEDDED_BROKER_POLL = float(os.environ.get("CARDLEAGUE_EMBEDDED_BROKER_POLL", "0.2"))
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -268,7 +268,7 @@ CARDLEAGUE_STREAM_HEARTBEAT = float(os.environ.get("CARDLEAGUE_STREAM_HEARTBEAT"
 CARDLEAGUE_STREAM_POLL = float(os.environ.get("CARDLEAGUE_STREAM_POLL", "0.25"))
 # Database reads the open streams of one server process make at the same time (each a short visit).
 CARDLEAGUE_STREAM_DB_READS = int(os.environ.get("CARDLEAGUE_STREAM_DB_READS", "8"))
-# Under ASGI (league/asgi.py) the threads on which one process runs Django's pages and API: reads (GET,
+# Under ASGI (cardleague/asgi.py) the threads on which one process runs Django's pages and API: reads (GET,
 # HEAD, OPTIONS) and, on threads of their own, writes (moves, forms), so that no move waits behind reads.
 CARDLEAGUE_WEB_THREADS = int(os.environ.get("CARDLEAGUE_WEB_THREADS", "8"))
 CARDLEAGUE_WEB_WRITE_THREADS = int(os.environ.get("CARDLEAGUE_WEB_WRITE_THREADS", "4"))
@@ -323,7 +323,7 @@ CARDLEAGUE_RATES = {
     # attempts to start a match or challenge, per account (refused ones too)
     "new_matches": os.environ.get("RATE_NEW_MATCHES", "60/h"),
 }
-RATELIMIT_VIEW = "games.views.rate_limited"
+RATELIMIT_VIEW = "games.web.views.rate_limited"
 # A move is a few hundred bytes; an API body beyond this is refused with 413 before it is parsed.
 CARDLEAGUE_MAX_BODY = int(os.environ.get("CARDLEAGUE_MAX_BODY", str(64 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = CARDLEAGUE_MAX_BODY
@@ -351,7 +351,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     # a stream refused by a server without streams is expected (the client polls): not an error line
-    "filters": {"expected_refusals": {"()": "games.streams.ExpectedRefusals"}},
+    "filters": {"expected_refusals": {"()": "games.web.streams.ExpectedRefusals"}},
     "loggers": {"django.request": {"filters": ["expected_refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -1,5 +1,5 @@
 """What the API's schema says beyond django-ninja's operations (issue 26 items 3 and 5): the three live
-streams (Server-Sent Events, served by ``games.streams`` outside ninja) with every event they send and its
+streams (Server-Sent Events, served by ``games.web.streams`` outside ninja) with every event they send and its
 payload, and the enum of every error code (``games.error_codes``)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from games import error_codes
-from games.schemas import GameName, title
+from games.web.schemas import GameName, title
 
 
 class StreamHello(BaseModel):
@@ -177,9 +177,9 @@ def _nullable_as_any_of(node):
 
 
 def _refer(node) -> None:
-    """Each field documented as a schema it is not built from (``games.schemas._schema_only``) becomes a
+    """Each field documented as a schema it is not built from (``games.web.schemas._schema_only``) becomes a
     ``$ref`` to that schema's component."""
-    from games.schemas import DOCUMENTED_AS
+    from games.web.schemas import DOCUMENTED_AS
 
     stack = [node]
     while stack:
@@ -195,7 +195,7 @@ def _refer(node) -> None:
 
 def extend(schema: dict) -> dict:
     """Add the streams and the error codes' enum to ninja's schema (in place; returned)."""
-    from games.schemas import DOCUMENTED, EVENT_COMPONENTS
+    from games.web.schemas import DOCUMENTED, EVENT_COMPONENTS
 
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for model in (*_SSE_MODELS, *DOCUMENTED.values()):

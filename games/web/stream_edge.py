@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from importlib import import_module
 
 from django.core.exceptions import DisallowedHost
+from django.core.handlers.asgi import ASGIRequest
 from django.http import JsonResponse
+
+from games.web import streams
 
 ROUTES = (
     (re.compile(r"^/api/matches/(?P<match_id>[0-9]{1,18})/stream/?$"), "match"),
@@ -39,22 +41,7 @@ def with_streams(django_app):
     return application
 
 
-def attach_session_user(request) -> None:
-    """``request.session`` and ``request.user`` from the session cookie, as Django's middleware would
-    (synchronous: called on the streams' authentication threads)."""
-    from django.conf import settings
-    from django.contrib.auth import get_user
-
-    engine = import_module(settings.SESSION_ENGINE)
-    request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
-    request.user = get_user(request)
-
-
 async def serve(scope, receive, send, kind: str, args: dict) -> None:
-    from django.core.handlers.asgi import ASGIRequest
-
-    from games import streams
-
     request = ASGIRequest(scope, io.BytesIO())
     request.stream_edge = True  # the account is read from the session by ``streams._authenticate``
     try:

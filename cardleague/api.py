@@ -1,16 +1,14 @@
-"""URLs: pages, the admin, and the API under /api/."""
+"""The API's assembly: the NinjaAPI with its routers, its throttle, and the handlers that render every
+refusal in the project's one error shape (``{"code", "rule", "message"}``, ``games.errors.http_error``)."""
 from django.conf import settings
-from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.core.exceptions import RequestDataTooBig
-from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
+from django_ratelimit.core import get_usage
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.throttling import BaseThrottle
 
 from engine import IllegalMove, registry
-from games import streams
 from games.errors import (
     DomainError,
     NotSignedIn,
@@ -18,8 +16,8 @@ from games.errors import (
     RequestTooLarge,
     http_error,
 )
-from league import health
-from league import views as league_views
+from games.web.access import account_or_address
+from games.web.openapi import extend
 
 
 class RateThrottle(BaseThrottle):
@@ -32,10 +30,6 @@ class RateThrottle(BaseThrottle):
         self.left = 0
 
     def allow_request(self, request) -> bool:
-        from django_ratelimit.core import get_usage
-
-        from games.access import account_or_address
-
         if bool(getattr(request, "auth", None)) != self.signed_in:
             return True
         usage = get_usage(request, group=f"api-{self.rate_name}", key=account_or_address,
@@ -50,26 +44,24 @@ class RateThrottle(BaseThrottle):
 
 
 class CardleagueAPI(NinjaAPI):
-    """ninja's schema, plus the live streams and the enum of every error code (``games.openapi``)."""
+    """ninja's schema, plus the live streams and the enum of every error code (``games.web.openapi``)."""
 
     def get_openapi_operation_id(self, operation) -> str:
         """The operation's function name (``match_move``, ``challenge``): what a generated client calls."""
         return operation.view_func.__name__
 
     def get_openapi_schema(self, *args, **kwargs):
-        from games.openapi import extend
-
         return extend(super().get_openapi_schema(*args, **kwargs))
 
 
 api = CardleagueAPI(title="cardleague API", version="1", urls_namespace="api",
                     throttle=[RateThrottle("api_anon", signed_in=False), RateThrottle("api_user", signed_in=True)])
-api.add_router("/matches", "games.api.router")
-api.add_router("/invitations", "games.api.invitations_router")
-api.add_router("/challenges", "games.api.challenges_router")
-api.add_router("/account", "games.api.account_router")
-api.add_router("/account/challenge-rules", "league.api.account_rules_router")
-api.add_router("/league", "league.api.router")
+api.add_router("/matches", "games.web.api.router")
+api.add_router("/invitations", "games.web.api.invitations_router")
+api.add_router("/challenges", "games.web.api.challenges_router")
+api.add_router("/account", "games.web.api.account_router")
+api.add_router("/account/challenge-rules", "league.web.api.account_rules_router")
+api.add_router("/league", "league.web.api.router")
 
 
 WWW_AUTHENTICATE = 'Bearer realm="cardleague"'
@@ -140,19 +132,3 @@ def throttled(request, exc):
 @api.exception_handler(RequestDataTooBig)
 def too_big(request, exc):
     return _error(request, RequestTooLarge.code, str(RequestTooLarge.message), 413)
-
-
-urlpatterns = [
-    path("admin/", admin.site.urls),
-    path("readyz", health.readyz, name="readyz"),
-    # the live streams are Django's own async views (Server-Sent Events), in front of the API
-    path("api/matches/<int:match_id>/stream", streams.match_stream, name="match_stream"),
-    path("api/stream", streams.account_stream, name="account_stream"),
-    path("api/tournaments/<int:tournament_id>/stream", streams.tournament_stream, name="tournament_stream"),
-    path("api/", api.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/setlang/", league_views.language_set, name="set_language"),
-    path("", include("games.urls")),
-    path("", include("league.page_urls")),
-]
