@@ -35,9 +35,9 @@ class Match(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("waiting for players")
         RUNNING = "running", _("running")
-        FINISHED = "finished", _("finished")
-        ABORTED = "aborted", _("aborted")
-        CANCELLED = "cancelled", _("cancelled")
+        FINISHED = "finished", pgettext_lazy("match status", "finished")
+        ABORTED = "aborted", pgettext_lazy("match status", "aborted")
+        CANCELLED = "cancelled", pgettext_lazy("match status", "cancelled")
 
     class TimeoutRule(models.TextChoices):
         BOT = "bot", _("a bot makes the move (after three timeouts in a row the seat is abandoned)")

@@ -73,8 +73,8 @@ class PersonalTokenForm(forms.Form):
     name = forms.CharField(label=_("Token name"), max_length=80,
                            help_text=_("Where you use it, to recognise it later: “my results script”."))
     scopes = forms.MultipleChoiceField(label=_("It may also"), required=False, widget=forms.CheckboxSelectMultiple,
-                                       help_text=_("Every token reads what you may read: your matches, views "
-                                                   "and records."))
+                                       help_text=_("Every token reads what you may read: your matches, what you "
+                                                   "see at the table, and the match records."))
 
     def __init__(self, *args, **kwargs):
         from games.models import TOKEN_SCOPES
