@@ -61,7 +61,7 @@ worker: install
 test: install
 	$(VENV)/bin/pytest
 
-## The engine's tests in under a minute: two seeds per protocol case instead of six, on every core.
+## The engine's tests in under a minute: one seed per protocol case instead of six, on every core.
 test-fast: install
 	PROTOCOL_SEEDS=1 $(VENV)/bin/pytest tests/engine -n auto -p no:cacheprovider
 
