@@ -7,7 +7,7 @@ PORT   ?= 8000
 MESSAGES_ARGS = -l lv -l lt -l ru -l uk --no-obsolete --ignore '.venv/*' --ignore 'var/*' --ignore 'staticfiles/*' \
 	--ignore 'tests/*' --ignore 'clients/*'
 # A local copy runs with DEBUG on (its .env says so for every command, in any shell); production sets
-# DEBUG=0 and a SECRET_KEY in its environment (README).
+# DEBUG=0 and a SECRET_KEY in its environment (docs/production.md).
 export DEBUG ?= 1
 
 .PHONY: install migrate demo run worker test test-fast bench club-night messages clean
@@ -61,7 +61,7 @@ worker: install
 test: install
 	$(VENV)/bin/pytest
 
-## The engine's tests in under a minute: two seeds per protocol case instead of six, on every core.
+## The engine's tests in under a minute: one seed per protocol case instead of six, on every core.
 test-fast: install
 	PROTOCOL_SEEDS=1 $(VENV)/bin/pytest tests/engine -n auto -p no:cacheprovider
 
@@ -87,6 +87,11 @@ club-night: install
 ## Extract the site's strings into the catalogues (needs GNU gettext's xgettext); translate, then commit.
 messages: install
 	$(PY) manage.py makemessages $(MESSAGES_ARGS)
+
+## The documentation site (mkdocs.yml, docs/) into var/site; --strict fails on a broken link or anchor.
+.PHONY: docs
+docs: install
+	$(VENV)/bin/mkdocs build --strict -d var/site
 
 clean:
 	rm -rf var staticfiles .pytest_cache

@@ -5,7 +5,7 @@ The live streams have their own asynchronous front (``games.web.stream_edge``: n
 Every other request is Django's synchronous (WSGI) handler on fixed pools of threads (through a2wsgi):
 Django's own ASGI handler gives each request a new thread and runs each middleware through a sync/async
 hop, which at a club night cost the web process as much CPU as the views themselves
-(``tests.bench.club_night``; the README's *A club night*). Reads (GET, HEAD, OPTIONS) and writes (a move,
+(``tests.bench.club_night``; docs/benchmarks.md, "A club night"). Reads (GET, HEAD, OPTIONS) and writes (a move,
 a form) have pools of their own (``CARDLEAGUE_WEB_THREADS``, ``CARDLEAGUE_WEB_WRITE_THREADS``): a busy
 evening's board fetches, one after each event for every seat, never make a move wait behind them."""
 import os

@@ -1,6 +1,6 @@
 """cardleague's pure-Python game engine.
 
-The public surface is `shared/ENGINE.md`: ``registry`` lists the games and
+The public surface is `docs/engine-contract.md`: ``registry`` lists the games and
 ``IllegalMove`` is raised for every rejected move. Nothing in this package
 imports Django or does I/O.
 """

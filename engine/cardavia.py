@@ -1,6 +1,6 @@
 """Cardavia: the swapping game of matadors, played to elimination on lives.
 
-A form of the Scandinavian Gnav (rules: ``shared/rules/cardavia.md``, C1–C12;
+A form of the Scandinavian Gnav (rules: ``tests/fixtures/rules/cardavia.md``, C1–C12;
 the seed's text is the authority where it differs from classic Gnav: its Cat
 undoes every swap of the deal). 42 cards, two of each of 21 ranks without
 suits. Every deal each participant (alive, not resting) gets one hidden card

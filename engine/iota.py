@@ -1,5 +1,5 @@
 """IOTA — the grid game of lines, lots and wild cards, for 2–4 seats (rules:
-shared/rules/iota.md, I1–I10).
+tests/fixtures/rules/iota.md, I1–I10).
 
 Shape: 64 unique cards (4 colours × 4 numbers × 4 shapes, codes ``B4S``) and
 two wilds ``W1`` ``W2`` (I1); a hand of 4; one deal, no dealer: seat 0 starts.

@@ -1,6 +1,6 @@
 """Karuselis: the Latvian fishing game with jokers, broom, builds and partnerships.
 
-Rules: ``shared/rules/karuselis.md`` (K1–K15). Two to four seats; with four,
+Rules: ``tests/fixtures/rules/karuselis.md`` (K1–K15). Two to four seats; with four,
 seats 0+2 play against 1+3 and share one pile and one score (a *side*). A
 played card captures equal cards, sums of loose cards and builds of its value
 (courts only their pair, or all three of a kind), builds onto loose cards or

@@ -1,4 +1,4 @@
-"""LIVOL — an UNO-style shedding game for 2–6 seats (rules: shared/rules/livol.md, L1–L16).
+"""LIVOL — an UNO-style shedding game for 2–6 seats (rules: tests/fixtures/rules/livol.md, L1–L16).
 
 Shape: 108 cards (L1), 7 cards a hand, the match runs round after round to a
 target (500 by default) with the dealer rotating clockwise (L2); the next round

@@ -1,4 +1,4 @@
-"""The engine contract (``../shared/ENGINE.md``) as code: what every game object offers, and what a
+"""The engine contract (``docs/engine-contract.md``) as code: what every game object offers, and what a
 searchable game adds. ``tests/engine/test_protocol.py`` checks every registered game against these and
 against the page; where the two disagree, the change fixes both.
 

@@ -1,6 +1,6 @@
 """UNO FLIP: 112 double-faced cards, a light side and a dark side (rules F1–F16).
 
-The rules are ``shared/rules/uno_flip.md``; each rule lives below in one small
+The rules are ``tests/fixtures/rules/uno_flip.md``; each rule lives below in one small
 named function whose docstring quotes it. The shape of the game is data at
 the top of this module: seats, hand size, the versioned pairing table of the
 deck (F4), the option ``target`` and the event bound.

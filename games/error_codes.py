@@ -1,5 +1,5 @@
 """Every error code the server sends, in one table (issue 26 item 5): the API's schema lists them as the
-enum of ``ErrorOut.code``, the README's table is this table (``manage.py error_codes`` prints it, and a
+enum of ``ErrorOut.code``, the table in docs/api.md is this table (``manage.py error_codes`` prints it, and a
 test holds the two equal), and a test finds every code written anywhere in the code here.
 
 Three sources: the domain errors (each ``DomainError`` subclass: its code, status and message), the edge's
@@ -68,7 +68,7 @@ def codes() -> list[str]:
 
 
 def markdown() -> str:
-    """The README's table of error codes."""
+    """The table of error codes in docs/api.md."""
     lines = ["| code | status | from | meaning |", "|---|---|---|---|"]
     for row in table():
         meaning = row["meaning"].replace("|", "\\|").replace("``", "`")

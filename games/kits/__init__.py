@@ -59,7 +59,7 @@ class Kit:
     board: Callable[..., dict]
     #: The events that open a round of the move log.
     round_starts: frozenset[str]
-    #: The languages its rulebook came in, its seed's language first (``shared/rules``).
+    #: The languages its rulebook came in, its seed's language first (``tests/fixtures/rules/``).
     rulebook_languages: tuple[str, ...]
     #: Cards its rules page draws, by a name a template can spell (``{"r7": "R7"}``).
     rule_examples: dict[str, str] = field(default_factory=dict)

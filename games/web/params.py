@@ -14,7 +14,7 @@ from games.errors import MalformedRequest
 
 def entropy(text: str | None) -> str | None:
     """A seat's random value sent by a page (``engine.core.is_contribution``), or None: a page that sends
-    none, or a broken one, gets the server's contribution instead (the README's rule; the API, whose
+    none, or a broken one, gets the server's contribution instead (docs/provably-fair.md; the API, whose
     clients choose their value, refuses a malformed one with a 400)."""
     return text if is_contribution(text) else None
 

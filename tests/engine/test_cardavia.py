@@ -1,4 +1,4 @@
-"""Cardavia (shared/rules/cardavia.md): one test per rule, on stacked decks."""
+"""Cardavia (tests/fixtures/rules/cardavia.md): one test per rule, on stacked decks."""
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,4 @@
-"""IOTA (shared/rules/iota.md): one test per rule I1–I10 and the published examples.
+"""IOTA (tests/fixtures/rules/iota.md): one test per rule I1–I10 and the published examples.
 
 Positions are built with stacked decks (seat 0's four cards, seat 1's, …, the starter,
 then the stock top first) and real moves; seat 1 passes while seat 0 builds the grid.

@@ -1,4 +1,4 @@
-"""Karuselis (shared/rules/karuselis.md): one test per rule, K1–K15, plus options,
+"""Karuselis (tests/fixtures/rules/karuselis.md): one test per rule, K1–K15, plus options,
 views and redaction. Positions come from stacked decks: seat 0's four cards
 first, then seat 1's..., then the table, then the stock top first. Seat 0 deals
 the first deal, so seat 1 plays first."""

@@ -1,4 +1,4 @@
-"""LIVOL rules L1–L16 (shared/rules/livol.md), one or more tests per rule, plus views and redact.
+"""LIVOL rules L1–L16 (tests/fixtures/rules/livol.md), one or more tests per rule, plus views and redact.
 
 Positions come from stacked decks (``stack``) or, for mid-round situations (one card
 left, an empty draw pile), from a dealt state with its piles replaced (``position``).

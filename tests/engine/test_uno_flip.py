@@ -1,4 +1,4 @@
-"""UNO FLIP (shared/rules/uno_flip.md): one test per rule at least, on stacked decks.
+"""UNO FLIP (tests/fixtures/rules/uno_flip.md): one test per rule at least, on stacked decks.
 
 A stacked deck is built by ``stack``: each hand (filled to 7 with yellow/blue
 numbers), the starter, the named stock cards (top first), the rest of the deck

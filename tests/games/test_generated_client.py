@@ -359,13 +359,6 @@ def test_no_answer_is_an_untyped_object_where_a_game_schema_exists(db):
     assert components["LivolOptions"]["properties"]["target"]["maximum"] == registry.options("livol")["target"][1].high
 
 
-def test_the_readme_lists_every_error_code_from_the_one_table():
-    from games import error_codes
-
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    assert error_codes.markdown() in readme
-
-
 def test_every_error_code_written_in_the_code_is_in_the_table():
     """A scan of the source for codes (a ``code = "…"`` of an error class, a ``"code": "…"`` of a JSON answer,
     an engine's ``IllegalMove``/``_illegal`` code): each is in the one table."""
