@@ -21,16 +21,14 @@ class LeagueConfig(AppConfig):
         from league.receivers import on_match_finished, on_turn_waiting
 
         match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
-        from games import selectors as match_selectors
+        from games.selectors import hooks as games_hooks
         from league import selectors
 
-        if selectors.match_context not in match_selectors.MATCH_CONTEXT:
-            match_selectors.MATCH_CONTEXT.append(selectors.match_context)
-            match_selectors.HOME_SECTIONS.append(selectors.home_sections)
-        from games.selectors import people
-
-        if outside_bots not in people.BOT_ACCOUNTS:
-            people.BOT_ACCOUNTS.append(outside_bots)
+        if selectors.match_context not in games_hooks.MATCH_CONTEXT:
+            games_hooks.MATCH_CONTEXT.append(selectors.match_context)
+            games_hooks.HOME_SECTIONS.append(selectors.home_sections)
+        if outside_bots not in games_hooks.BOT_ACCOUNTS:
+            games_hooks.BOT_ACCOUNTS.append(outside_bots)
         from games.services import limits
         from league.services.challenge_rules import challenge_gate
 

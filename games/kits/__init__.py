@@ -55,7 +55,7 @@ class Kit:
     #: and ``name`` (``side``: the face up of a two-sided card).
     card: Callable[..., dict]
     #: The board: ``board(view, seat, legal, names, marks, hands, turn_seat)`` → what the game's play
-    #: template draws (``games.selectors.board_for``).
+    #: template draws (``games.selectors.board.board_for``).
     board: Callable[..., dict]
     #: The events that open a round of the move log.
     round_starts: frozenset[str]

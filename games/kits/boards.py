@@ -1,6 +1,6 @@
 """What every game's board is built from (``Kit.board``): seat rows, open hands, a card button's name.
 
-A board builder takes the seat's view, its legal moves as entries (``games.selectors._entries``), the
+A board builder takes the seat's view, its legal moves as entries (``games.selectors.board._entries``), the
 seats' names, the marks of the last move (``Kit.mark``), every hand where they are open (a replay) and
 whose turn it is, and returns what the game's play template draws.
 """

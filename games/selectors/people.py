@@ -14,7 +14,9 @@ from engine import registry
 from games import store
 from games.kits import GAME_LABELS
 from games.models import Match, Seat
-from games.words.terms import clock_kind, clock_words, duration_words, options_text
+from games.selectors import hooks
+from games.services import limits
+from games.words.terms import clock_kind, clock_words, duration_words, options_text, time_left
 
 #: A running match where it is a person's turn, with no clock and no move for this long, is folded
 #: away on the home page ("older"): abandoned bot matches must not push what is live down the page.
@@ -50,20 +52,10 @@ def account_news(user) -> list[dict]:
 # People at the table: seats, clocks, what a person may do, what waits for them
 # ==========================================================================
 
-#: Functions other apps add (the league, in its ``ready``): ``(match) -> dict | None`` says where a
-#: match belongs (tournament, round, table, with links), ``(user) -> list[dict]`` adds home-page
-#: sections for a person (their tournaments' current round), ``(user_ids) -> set`` says which of
-#: these accounts are outside bots (programs playing through the API: people to the games, bots to
-#: the people who meet them).
-MATCH_CONTEXT: list = []
-HOME_SECTIONS: list = []
-BOT_ACCOUNTS: list = []
-
-
 def bot_accounts(user_ids) -> set:
     """The outside bots among these accounts (none without a provider: games do not know the league)."""
     ids = {i for i in user_ids if i is not None}
-    return set().union(*(provider(ids) for provider in BOT_ACCOUNTS)) if ids else set()
+    return set().union(*(provider(ids) for provider in hooks.BOT_ACCOUNTS)) if ids else set()
 
 
 def match_terms(match: Match) -> dict:
@@ -101,6 +93,11 @@ def table_seats(match: Match) -> list:
     return list(match.seats.select_related("user").order_by("index"))
 
 
+def players(match: Match, seats: list | None = None) -> list[str]:
+    """The seats' names in order (``seats``: ``table_seats`` already read)."""
+    return [s.display_name for s in (seats if seats is not None else table_seats(match))]
+
+
 def match_people(match: Match, user, seats: list | None = None) -> dict:
     """The play page's table panel: every seat (who, their status, their deadline), the match's
     terms (game, options, clock), where the match belongs, and what the viewing person may do now
@@ -119,7 +116,7 @@ def match_people(match: Match, user, seats: list | None = None) -> dict:
              "stand_in": s.stand_in, "status": s.status, "status_words": SEAT_STATUS_WORDS.get(s.status, ""),
              "deadline": s.deadline, "timeouts": s.timeouts, "is_turn": turn == s.index,
              "is_me": mine is not None and s.index == mine.index} for s in seats]
-    context = next((c for c in (provider(match) for provider in MATCH_CONTEXT) if c), None)
+    context = next((c for c in (provider(match) for provider in hooks.MATCH_CONTEXT) if c), None)
     return {
         "seats": rows,
         "terms": match_terms(match),
@@ -138,6 +135,80 @@ def match_people(match: Match, user, seats: list | None = None) -> dict:
     }
 
 
+def turn_clock(match: Match, people: dict) -> dict | None:
+    """The countdown of the seat to act, for the turn banner (``people``: ``match_people``): its
+    deadline, the time left in words as the server sees it now, the move's allowance (the banner
+    turns amber under 30% of it, red under 10 seconds or 10%) and whose it is; None without a clock
+    or a deadline."""
+    if not match.clock or not match.is_running:
+        return None
+    row = next((s for s in people.get("seats") or [] if s.get("is_turn") and s.get("deadline")), None)
+    if row is None:
+        return None
+    left = (row["deadline"] - timezone.now()).total_seconds()
+    allowance = match.clock["move_days"] * 86400 if "move_days" in match.clock else match.clock.get("move_seconds", 60)
+    level = "ok"
+    if left < max(10, allowance * 0.1):
+        level = "urgent"
+    elif left < allowance * 0.3:
+        level = "low"
+    return {"deadline": row["deadline"].isoformat(), "text": time_left(left), "allowance": allowance,
+            "level": level, "name": row["name"], "mine": row.get("is_me", False)}
+
+
+def _tables(seats: list) -> dict[int, list]:
+    """Every seat of these seats' matches, by match, in order, each with its account."""
+    tables: dict[int, list] = {}
+    for other in (Seat.objects.filter(match_id__in=[s.match_id for s in seats])
+                  .select_related("user").order_by("match_id", "index")):
+        tables.setdefault(other.match_id, []).append(other)
+    return tables
+
+
+def _running(seats: list, tables: dict[int, list], bot_ids, now) -> tuple[list, list, list]:
+    """A person's running matches, newest move first: those where it is their turn, those idle for
+    weeks with no clock (``older``), and the others (``playing``), each with the opponents, the clock and
+    the age of the last move."""
+    your_turn, older, playing = [], [], []
+    for seat in seats:
+        match = seat.match
+        view = registry.get(match.game).view(store.load_state(match), None)
+        opponents = [{"name": o.display_name, "bot": bool(o.bot) or o.user_id in bot_ids}
+                     for o in tables.get(seat.match_id, ()) if o.index != seat.index]
+        entry = {"match": match, "seat": seat.index, "deadline": seat.deadline, "clock": clock_words(match.clock),
+                 "opponents": opponents, "moved_at": match.moved_at,
+                 "age": duration_words((now - match.moved_at).total_seconds(), parts=1)
+                 if now - match.moved_at >= timedelta(minutes=1) else None}
+        if view.get("turn") == seat.index or seat.index in view.get("to_act", ()):
+            idle = not match.clock and match.moved_at < now - IDLE_AFTER
+            (older if idle else your_turn).append(entry)
+        else:
+            playing.append(entry)
+    return your_turn, older, playing
+
+
+def _invitation(seat, user, tables: dict[int, list], bot_ids) -> dict:
+    """An invitation or a seat to take, with the match's terms, who invited the person, who holds each
+    seat and where the match belongs."""
+    match = seat.match
+    inviter = match.created_by if seat.status == Seat.Status.INVITED else None
+    return {"seat": seat, "match": match, "terms": match_terms(match),
+            "invited_by": inviter.get_username() if inviter is not None and inviter.pk != user.pk else None,
+            "seats": _seat_rows(tables.get(match.pk, ()), user, bot_ids=bot_ids),
+            "context": next((c for c in (provider(match) for provider in hooks.MATCH_CONTEXT) if c), None)}
+
+
+def _results(user) -> list[dict]:
+    """A person's last finished matches, newest first, with their place."""
+    results = []
+    for seat in (Seat.objects.filter(user=user, match__status=Match.Status.FINISHED).select_related("match")
+                 .order_by("-match__finished_at")[:8]):
+        ranking = (seat.match.result or {}).get("ranking", [])
+        place = next((i + 1 for i, group in enumerate(ranking) if seat.index in group), None)
+        results.append({"match": seat.match, "place": place, "of": sum(len(g) for g in ranking)})
+    return results
+
+
 def waits_for(user, *, now=None) -> dict:
     """The home page's "what waits for you": invitations and seats to take (with their terms: game,
     options, seats and who holds them, clock), matches where it is the person's turn (with their
@@ -150,53 +221,19 @@ def waits_for(user, *, now=None) -> dict:
     waiting = waiting_seats(user)
     asked = list(Seat.objects.filter(user=user, status=Seat.Status.JOINED, match__status=Match.Status.WAITING)
                  .select_related("match").order_by("match__created_at"))
-    tables: dict[int, list] = {}
-    for other in (Seat.objects.filter(match_id__in=[s.match_id for s in running + waiting + asked])
-                  .select_related("user").order_by("match_id", "index")):
-        tables.setdefault(other.match_id, []).append(other)
+    tables = _tables(running + waiting + asked)
     bot_ids = bot_accounts(o.user_id for table in tables.values() for o in table)
-
-    def opponents(seat) -> list[dict]:
-        return [{"name": o.display_name, "bot": bool(o.bot) or o.user_id in bot_ids}
-                for o in tables.get(seat.match_id, ()) if o.index != seat.index]
-
-    your_turn, older, playing = [], [], []
-    for seat in running:
-        match = seat.match
-        view = registry.get(match.game).view(store.load_state(match), None)
-        entry = {"match": match, "seat": seat.index, "deadline": seat.deadline, "clock": clock_words(match.clock),
-                 "opponents": opponents(seat), "moved_at": match.moved_at,
-                 "age": duration_words((now - match.moved_at).total_seconds(), parts=1)
-                 if now - match.moved_at >= timedelta(minutes=1) else None}
-        if view.get("turn") == seat.index or seat.index in view.get("to_act", ()):
-            idle = not match.clock and match.moved_at < now - IDLE_AFTER
-            (older if idle else your_turn).append(entry)
-        else:
-            playing.append(entry)
-    invitations = []
-    for seat in waiting:
-        match = seat.match
-        inviter = match.created_by if seat.status == Seat.Status.INVITED else None
-        invitations.append({
-            "seat": seat, "match": match, "terms": match_terms(match),
-            "invited_by": inviter.get_username() if inviter is not None and inviter.pk != user.pk else None,
-            "seats": _seat_rows(tables.get(match.pk, ()), user, bot_ids=bot_ids),
-            "context": next((c for c in (provider(match) for provider in MATCH_CONTEXT) if c), None)})
+    your_turn, older, playing = _running(running, tables, bot_ids, now)
+    invitations = [_invitation(seat, user, tables, bot_ids) for seat in waiting]
     awaiting = [{"match": seat.match, "waiting_for": [o.display_name for o in tables.get(seat.match_id, ())
                                                       if o.status in (Seat.Status.INVITED, Seat.Status.SEATED)]}
                 for seat in asked]
-    results = []
-    for seat in (Seat.objects.filter(user=user, match__status=Match.Status.FINISHED).select_related("match")
-                 .order_by("-match__finished_at")[:8]):
-        ranking = (seat.match.result or {}).get("ranking", [])
-        place = next((i + 1 for i, group in enumerate(ranking) if seat.index in group), None)
-        results.append({"match": seat.match, "place": place, "of": sum(len(g) for g in ranking)})
-    sections = [section for provider in HOME_SECTIONS for section in provider(user)]
-    from games.services.limits import CHALLENGE_GATES
-
+    results = _results(user)
+    sections = [section for provider in hooks.HOME_SECTIONS for section in provider(user)]
     return {"your_turn": your_turn, "older": older, "playing": playing, "invitations": invitations,
             "challenges": sum(1 for i in invitations if i["seat"].status == Seat.Status.INVITED),
-            "refusals": bool(CHALLENGE_GATES), "awaiting": awaiting, "results": results, "sections": sections,
+            "refusals": bool(limits.CHALLENGE_GATES), "awaiting": awaiting, "results": results,
+            "sections": sections,
             "nothing": not (your_turn or older or playing or invitations or awaiting or sections)}
 
 
@@ -208,6 +245,6 @@ def waits_version(user) -> str:
     seats = list(Seat.objects.filter(user=user, match__status__in=[Match.Status.WAITING, Match.Status.RUNNING])
                  .order_by("match_id").values_list("match_id", "status", "stand_in", "match__status",
                                                     "match__last_seq"))
-    sections = [section for provider in HOME_SECTIONS for section in provider(user)]
+    sections = [section for provider in hooks.HOME_SECTIONS for section in provider(user)]
     text = json.dumps([get_language(), seats, sections], default=str, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:20]

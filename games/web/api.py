@@ -14,7 +14,7 @@ from ninja.security import HttpBearer
 from ninja.security import SessionAuth as NinjaSessionAuth
 from pydantic import Field
 
-from games import records, selectors, services
+from games import records, services
 from games.web.access import access_match, access_play, access_seat, seats_of
 from games.web.auth import TooManyWrongTokens, needs_scope, token_user
 from games.errors import MatchRunning, WrongGame
@@ -41,6 +41,7 @@ from games.web.schemas import (
     move_json,
     title,
 )
+from games.selectors import feeds, people
 from games.selectors.matches_of import challenges_of, matches_of
 from games.services import challenges
 from games.words.terms import played_options
@@ -237,7 +238,7 @@ def match_view(request, match_id: RowIdPath, seat: SeatQuery = None):
     """The view of a seat you hold (``seat`` omitted: your first seat)."""
     match, seat = access_seat(request.user, match_id, seat)
     return {"game": match.game, "seat": seat, "seq": match.last_seq, "status": match.status,
-            "view": selectors.seat_view(match, seat)}
+            "view": feeds.seat_view(match, seat)}
 
 
 @router.get("/{match_id}/spectate", response={200: ViewOut, **READ_ERRORS})
@@ -245,7 +246,7 @@ def match_spectate(request, match_id: RowIdPath):
     """The spectator's view: no hand but what the rules show to all."""
     match = access_match(request.user, match_id)
     return {"game": match.game, "seq": match.last_seq, "status": match.status,
-            "view": selectors.seat_view(match, None)}
+            "view": feeds.seat_view(match, None)}
 
 
 @router.get("/{match_id}/legal", response={200: LegalOut, **READ_ERRORS}, by_alias=True, exclude_unset=True)
@@ -254,7 +255,7 @@ def match_legal(request, match_id: RowIdPath, seat: SeatQuery = None):
     as it is."""
     match, seat = access_seat(request.user, match_id, seat)
     return {"game": match.game, "seat": seat, "seq": match.last_seq,
-            "moves": selectors.seat_legal_moves(match, seat)}
+            "moves": feeds.seat_legal_moves(match, seat)}
 
 
 @router.post("/{match_id}/moves", response={200: EventsOut, **errors(400, 401, 403, 404, 409, 413, 422, 429)})
@@ -272,7 +273,7 @@ def match_move(request, match_id: RowIdPath, payload: MoveIn):
     rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
                                 expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
-    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}
+    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": feeds.feed_of(match, rows, seat)}
 
 
 @router.post("/{match_id}/resign", response={200: EventsOut, **errors(400, 401, 403, 404, 409, 413, 422, 429)})
@@ -283,7 +284,7 @@ def match_resign(request, match_id: RowIdPath, payload: ResignIn):
     match, seat = access_play(request, match_id, payload.seat)
     rows = services.match_resign(match_id=match.pk, seat=seat, expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
-    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}
+    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": feeds.feed_of(match, rows, seat)}
 
 
 @router.get("/{match_id}/record", response={200: Record, **errors(400, 401, 403, 404, 409, 429)})
@@ -303,7 +304,7 @@ def match_events(request, match_id: RowIdPath, seat: SeatQuery = None,
     match = access_match(request.user, match_id)
     if seat is not None:
         match, seat = access_seat(request.user, match_id, seat)
-    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.events_for_seat(match, seat, after=after)}
+    return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": feeds.events_for_seat(match, seat, after=after)}
 
 
 invitations_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["matches"])
@@ -361,7 +362,7 @@ def invitations(request):
              "seats": _seats(s.match), "deadline": s.deadline.isoformat() if s.deadline else None,
              "options": played_options(s.match.game, s.match.options) or s.match.options or {},
              "clock": s.match.clock, "timeout_rule": s.match.timeout_rule if s.match.clock else None}
-            for s in selectors.waiting_seats(request.user)]
+            for s in people.waiting_seats(request.user)]
 
 
 account_router = Router(auth=[TokenAuth(), SessionAuth()], tags=["account"])

@@ -1,7 +1,7 @@
 """Live streams (Server-Sent Events): a seat's events as they are recorded, and an account's news.
 
 - ``GET /api/matches/{id}/stream?seat=n``: the seat's redacted events (the one selector that builds
-  every feed, ``selectors.events_for_seat``), each with its ``seq`` as the SSE id, resumable with
+  every feed, ``selectors.feeds.events_for_seat``), each with its ``seq`` as the SSE id, resumable with
   ``Last-Event-ID`` (or ``?after=``), a heartbeat comment every ``CARDLEAGUE_STREAM_HEARTBEAT``
   seconds, and ``event: end`` once the match has ended and everything was sent.
 - ``GET /api/stream``: an account's news — ``invited``, ``match_started``, ``your_turn``,
@@ -332,14 +332,14 @@ async def match_stream(request, match_id: int):
 
 
 async def _match_frames(match_id: int, game: str, seat, after: int, user_id: int, token_hash: str | None):
-    from games import selectors
+    from games.selectors import feeds
     from games.models import Match
 
     def new_events(position):
         if not _still_allowed(user_id, token_hash):
             return None
         match = Match.objects.get(pk=match_id)
-        rows = selectors.events_for_seat(match, seat, after=position, limit=STREAM_PAGE + 1)
+        rows = feeds.events_for_seat(match, seat, after=position, limit=STREAM_PAGE + 1)
         return match.has_ended, match.last_seq, rows[:STREAM_PAGE], len(rows) > STREAM_PAGE
 
     pubsub = await _subscribe(_channel("match", match_id))
@@ -395,12 +395,12 @@ async def account_stream(request):
 
 
 async def _account_frames(user, token_hash: str | None = None):
-    from games import selectors
+    from games.selectors import people
 
     pubsub = await _subscribe(_channel("user", user.pk))
     try:
         # the start of a stream (its hello) never waits behind the reads of streams that are behind
-        waiting = await _authenticating(selectors.account_news)(user)
+        waiting = await _authenticating(people.account_news)(user)
         yield _frame({"user": user.get_username(), "waiting": len(waiting)}, event="hello")
         for news in waiting:
             yield _frame(news, event=news["kind"])

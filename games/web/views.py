@@ -15,14 +15,16 @@ from engine import IllegalMove
 from games.kits import kit
 from games.web import params
 from games.web.params import count, parse_move
-from games import selectors, services
+from games import services
 from games.web import streams
 from games.web.access import access_match, access_play, seats_of
 from games.records import match_verify, randomness
 from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
 from games.web.forms import NewMatchForm
 from games.models import Match
-from games.selectors.people import waits_for, waits_version
+from games.selectors import board, feeds, log, replay
+from games.selectors.people import match_people, players, table_seats, turn_clock, waits_for, waits_version
+from games.selectors.rules import rules_page
 from games.services import SeatSpec
 
 
@@ -108,11 +110,11 @@ def _viewer(request, match: Match, seats: list | None = None) -> int | None:
 
 
 def _board_context(request, match: Match, since: int | None = None) -> dict:
-    seats = selectors.table_seats(match)  # read once: the viewer's seat, the names and the table panel
+    seats = table_seats(match)  # read once: the viewer's seat, the names and the table panel
     seat = _viewer(request, match, seats)
-    context = selectors.match_board(match, seat, since=since, seats=seats)
-    context["people"] = selectors.match_people(match, request.user, seats)
-    context["turn_clock"] = selectors.turn_clock(match, context["people"])  # the countdown in the turn banner
+    context = board.match_board(match, seat, since=since, seats=seats)
+    context["people"] = match_people(match, request.user, seats)
+    context["turn_clock"] = turn_clock(match, context["people"])  # the countdown in the turn banner
     seat_query = {"seat": seat} if seat is not None else {}
     context["move_url"] = _url("match_move", match, seat_query)
     context["poll_url"] = _url("match_board", match, {"since": match.last_seq, **seat_query})
@@ -221,7 +223,7 @@ def match_replay(request, match_id: int):
     if not match.has_ended or match.status == Match.Status.CANCELLED:
         return redirect("match_play", match_id=match.pk)
     step = request.GET.get("step", "")
-    frame = selectors.replay_frame(match, count(step, digits=9) or 0)
+    frame = replay.replay_frame(match, count(step, digits=9) or 0)
     frame.update(_game_assets(match))
     frame["log_url"] = _url("match_log", match, {"upto": frame["seq"]})
     template = "games/_replay_frame.html" if request.htmx else "games/replay.html"
@@ -240,7 +242,7 @@ def match_log(request, match_id: int):
         raise Http404()
     position = count(upto) if match.has_ended else None
     seat = _viewer(request, match) if position is None else None
-    found = selectors.match_log_round(match, seat, int(index), upto=position)
+    found = log.match_log_round(match, seat, int(index), upto=position)
     if found is None:
         raise Http404()
     return render(request, "games/_log_lines.html", {"r": found})
@@ -253,8 +255,8 @@ def match_audit(request, match_id: int):
     match = access_match(request.user, match_id)
     report = match_verify(match) if match.has_ended else None
     held = seats_of(request.user, match)
-    events = selectors.audit_events(match, held[0] if held else None)
-    names = selectors.players(match)
+    events = feeds.audit_events(match, held[0] if held else None)
+    names = players(match)
     given = randomness(match)
     server_seats = ", ".join(f"{i + 1}. {names[i] if i < len(names) else ''}" for i in (given or {}).get("server", ()))
     return render(request, "games/audit.html", {"match": match, "report": report, "events": events,
@@ -265,7 +267,7 @@ def match_audit(request, match_id: int):
 def rules(request, game: str):
     """A game's rules for players, in the site's language; public."""
     try:
-        context = selectors.rules_page(game, get_language())
+        context = rules_page(game, get_language())
     except KeyError:
         raise Http404() from None
     from games.web.forms import options_words

@@ -45,7 +45,10 @@ def main() -> None:
     from django.test import Client
 
     from engine import registry
-    from games import selectors, store
+    from games import store
+    from games.selectors.feeds import events_for_seat
+    from games.selectors.log_tail import _board_log
+    from games.selectors.people import players
     from games.models import Match
     from games.services import SeatSpec, bots_advance, match_create, move_submit
 
@@ -90,12 +93,12 @@ def main() -> None:
             assert b"log-append" in client.get(url).content
             board = median_ms(lambda url=url: client.get(url))
             watcher = median_ms(lambda m=m, url=url, since=since: (
-                selectors.events_for_seat(m, 0, after=since), client.get(url)))
+                events_for_seat(m, 0, after=since), client.get(url)))
             first = median_ms(lambda m=m: client.get(f"/matches/{m.pk}/board/"))
-            names = selectors.players(m)
-            whole = median_ms(lambda m=m, names=names: selectors._board_log(m, 0, names, window=False))
-            window = median_ms(lambda m=m, names=names: selectors._board_log(m, 0, names))
-            log, groups = selectors._board_log(m, 0, names)
+            names = players(m)
+            whole = median_ms(lambda m=m, names=names: _board_log(m, 0, names, window=False))
+            window = median_ms(lambda m=m, names=names: _board_log(m, 0, names))
+            log, groups = _board_log(m, 0, names)
             rounds, span = len(log["rounds"]), m.last_seq - groups[0]["start"] + 1
             rows.append((m.last_seq, board, watcher))
             print(f"{m.last_seq:>9} {board:>9.1f} {watcher:>20.1f} {first:>15.1f} {whole - window + first:>19.1f}"

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from games import selectors
+from games.selectors.feeds import move_starts
+from games.selectors.log import match_log
+from games.selectors.replay import replay_positions, round_steps
 from games.models import STORE_EVENTS, Match
 from games.services import SeatSpec, bots_advance, match_create
 from tests.browser.test_play import PHONE, click_a_move, live_seq, settled, sign_in, start
@@ -121,8 +123,8 @@ def test_a_replay_jumps_by_rounds_with_page_down_and_starts_with_the_focus_on_it
     match = match_create(game="livol", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="greedy")], seed="page-keys",
                          options={"target": 150})
     bots_advance(match_id=match.pk, budget=100000)
-    positions = selectors.replay_positions(match)
-    rounds = selectors.round_steps(match, positions)
+    positions = replay_positions(match)
+    rounds = round_steps(match, positions)
     assert len(rounds) >= 3
     # when the reader opens the replay
     page.goto(f"{live_server.url}/matches/{match.pk}/replay/")
@@ -165,7 +167,7 @@ def test_the_live_region_reads_every_bot_move_since_the_persons_last(live_server
                                timeout=15000)
         settled(page)
         match.refresh_from_db()
-        bot_moves = [first for first, seat in selectors.move_starts(match, upto=live_seq(page))
+        bot_moves = [first for first, seat in move_starts(match, upto=live_seq(page))
                      if first > seq and seat != 0]
         if len(bot_moves) >= 2:
             break
@@ -174,7 +176,7 @@ def test_the_live_region_reads_every_bot_move_since_the_persons_last(live_server
     # then the live region names each of their moves, not only the last one
     said = page.locator("#announcer").inner_text()
     first_line = {}  # each move's first line in the log (the move itself), as the person's seat reads it
-    for r in selectors.match_log(match, 0)["rounds"]:
+    for r in match_log(match, 0)["rounds"]:
         for line in reversed(r["lines"]):
             if line["type"] not in STORE_EVENTS:
                 first_line.setdefault(line["move"], line["text"])

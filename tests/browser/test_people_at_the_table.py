@@ -81,9 +81,9 @@ STREAM_WATCH = """
 def answered_every_frame(page, match: Match, seat: int) -> None:
     """Wait until the page's stream has brought the last event its seat may know and every board fetch it
     set off has been answered (a frame still on its way would set off a fetch the test could take for a poll)."""
-    from games import selectors
+    from games.selectors.feeds import events_for_seat
 
-    last = selectors.events_for_seat(match, seat)[-1]["seq"]
+    last = events_for_seat(match, seat)[-1]["seq"]
     page.wait_for_function(f"() => window.__streamSeq >= {last} && window.__inflight === 0", timeout=10_000)
 
 

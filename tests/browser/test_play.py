@@ -167,7 +167,8 @@ ROUND_TABLE_IN_LOG = "!!document.querySelector('.move-log .round-summary')"
 ])
 def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(live_server, browser,
                                                                                django_user_model, game, fields):
-    from games import selectors
+    from games.selectors.feeds import move_starts
+    from games.selectors.log import match_log
     from games.models import Match
 
     page = browser.page
@@ -209,12 +210,12 @@ def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(li
     # the log was appended to, move after move, never rebuilt (until the match ended: then every hidden
     # detail is told, and the log comes whole), and it says what the whole log says
     assert shown["over"] or shown["kept"] == "yes"
-    whole = [[line["move"], line["text"], line["seq"]] for r in selectors.match_log(match, 0, upto=shown["seq"])["rounds"]
+    whole = [[line["move"], line["text"], line["seq"]] for r in match_log(match, 0, upto=shown["seq"])["rounds"]
              if r["first"] >= shown["first"] for line in r["lines"]]
     assert [line for line in shown["lines"] if line[2] <= shown["seq"]] == whole
     lines = [(move, text) for move, text, _seq in shown["lines"]]
     moves_with_lines = {m for m, _ in lines}
-    bot_moves = [seq for seq, seat in selectors.move_starts(match, upto=shown["seq"])
+    bot_moves = [seq for seq, seat in move_starts(match, upto=shown["seq"])
                  if seat != 0 and seq >= shown["first"]]
     assert bot_moves and all(seq in moves_with_lines for seq in bot_moves), (
         shown["first"], [seq for seq in bot_moves if seq not in moves_with_lines])
@@ -232,7 +233,7 @@ def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(li
 @pytest.mark.django_db(transaction=True)
 def test_a_page_left_open_folds_the_rounds_it_appends_past_the_newest_three(live_server, browser,
                                                                            django_user_model):
-    from games import selectors
+    from games.selectors.log import match_log
     from games.models import Match
     from games.services import SeatSpec, bots_advance, match_create
 
@@ -246,14 +247,14 @@ def test_a_page_left_open_folds_the_rounds_it_appends_past_the_newest_three(live
     page.wait_for_selector("#board .board.live")
     page.evaluate("document.getElementById('move-log').dataset.kept = 'yes'")
     # when the bots play on through five more rounds while the page stays open
-    while len(selectors.match_log(match, None)["rounds"]) < 6 and not match.has_ended:
+    while len(match_log(match, None)["rounds"]) < 6 and not match.has_ended:
         bots_advance(match_id=match.pk, budget=25)
         match = Match.objects.get(pk=match.pk)
     page.wait_for_function(f"() => +document.getElementById('move-log').dataset.seq >= {match.last_seq}",
                            timeout=30_000)
     # then the page kept its log (appended, never rebuilt), it has every round, and only the newest three
     # show their lines: the older ones keep their title and table and load their lines when opened
-    rounds = selectors.match_log(match, None)["rounds"]
+    rounds = match_log(match, None)["rounds"]
     shown = page.evaluate("""() => ({
         kept: document.getElementById('move-log').dataset.kept || null,
         firsts: [...document.querySelectorAll('.move-log .log-round')].map(d => +d.dataset.first),

@@ -6,15 +6,12 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from games import selectors
 from games.kits import kit
-from games.selectors import (
-    INLINE_ROUNDS,
-    _board_log,
-    _recent_summary,
-    players,
-    windowed_games,
-)
+from games.models import Event
+from games.selectors import log_tail
+from games.selectors.log import INLINE_ROUNDS, recent_summary
+from games.selectors.log_tail import _board_log, windowed_games
+from games.selectors.people import players
 from games.services import SeatSpec, bots_advance, match_create
 
 
@@ -41,8 +38,8 @@ def test_the_windowed_board_log_is_the_whole_log(db, game):
             window, window_groups = _board_log(match, seat, names)
             assert comparable(window) == comparable(whole), (game, match.last_seq, seat)
             assert window["options"] == whole["options"]
-            assert _recent_summary(window_groups, match.last_seq, seat) == \
-                _recent_summary(whole_groups, match.last_seq, seat)
+            assert recent_summary(window_groups, match.last_seq, seat) == \
+                recent_summary(whole_groups, match.last_seq, seat)
             if len(window["rounds"]) > INLINE_ROUNDS:
                 windowed_checks += 1
         if match.has_ended:
@@ -59,7 +56,7 @@ def test_the_board_of_a_long_match_reads_only_its_window(db, django_assert_max_n
     for _ in range(40):
         bots_advance(match_id=match.pk, budget=50)
         match.refresh_from_db()
-        starts = selectors.Event.objects.filter(match=match, type="round_dealt").count()
+        starts = Event.objects.filter(match=match, type="round_dealt").count()
         if starts > INLINE_ROUNDS + 1 or match.has_ended:
             break
     names = players(match)
@@ -80,20 +77,20 @@ def test_when_the_window_moves_on_only_the_round_it_left_is_built(db, monkeypatc
     names = players(match)
 
     def rounds() -> int:
-        return selectors.Event.objects.filter(match=match, type="round_dealt").count()
+        return Event.objects.filter(match=match, type="round_dealt").count()
 
     while rounds() <= INLINE_ROUNDS and not match.has_ended:
         bots_advance(match_id=match.pk, budget=40)
         match.refresh_from_db()
     _board_log(match, 0, names)                 # the first board of the window: the whole log, once
     whole_builds = []
-    real = selectors._board_log
+    real = log_tail._board_log
 
     def counting(m, seat, n, *, window=True):
         whole_builds.append(not window)
         return real(m, seat, n, window=window)
 
-    monkeypatch.setattr(selectors, "_board_log", counting)
+    monkeypatch.setattr(log_tail, "_board_log", counting)
     moved = 0
     while moved < 3 and not match.has_ended:
         before = rounds()
@@ -104,5 +101,5 @@ def test_when_the_window_moves_on_only_the_round_it_left_is_built(db, monkeypatc
         moved += rounds() > before
     assert moved, "the match never moved the window on"
     assert not any(whole_builds), "the whole log was built again"
-    monkeypatch.setattr(selectors, "_board_log", real)
+    monkeypatch.setattr(log_tail, "_board_log", real)
     assert comparable(_board_log(match, 0, names)[0]) == comparable(_board_log(match, 0, names, window=False)[0])

@@ -117,10 +117,10 @@ def test_a_live_clock_and_no_clock_read_differently_from_correspondence(people):
 
 
 def test_a_tournament_seat_says_where_it_belongs(people, monkeypatch):
-    from games.selectors import people as waits
+    from games.selectors import hooks
 
     match = match_create(game="livol", seats=[SeatSpec(user=people[0], seated=True), SeatSpec(bot="greedy")])
-    monkeypatch.setattr(waits, "MATCH_CONTEXT", [lambda m: {"tournament": "Autumn Swiss", "round": 2, "table": 3,
+    monkeypatch.setattr(hooks, "MATCH_CONTEXT", [lambda m: {"tournament": "Autumn Swiss", "round": 2, "table": 3,
                                                             "tournament_url": "/tournaments/9/"}
                                                  if m.pk == match.pk else None])
     text = words(invitation_of(signed_in(people[0]).get("/").content.decode(), match))

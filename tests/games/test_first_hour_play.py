@@ -13,9 +13,14 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from engine import IllegalMove, registry
-from games import selectors, services, store, words
+from games import services, store, words
+from games.selectors.board import match_board
+from games.selectors.feeds import audit_events
+from games.selectors.log import match_log
+from games.selectors.replay import replay_positions
 from games.models import Event, Match, Seat
 from games.services import SeatSpec, bots_advance, match_create, move_submit
+from games.words.terms import time_left
 
 LIVE = {"move_seconds": 60}
 
@@ -37,7 +42,7 @@ def expire(match):
 
 
 def log_lines(match, seat) -> list[str]:
-    return [line["text"] for r in selectors.match_log(match, seat)["rounds"] for line in r["lines"]]
+    return [line["text"] for r in match_log(match, seat)["rounds"] for line in r["lines"]]
 
 
 class Visible(HTMLParser):
@@ -120,7 +125,7 @@ def test_a_seat_given_up_after_three_timeouts_reads_as_given_up_not_resigned(peo
     assert f"{name}'s seat was given up after 3 timeouts in a row" in lines
     assert f"{name} resigned" not in lines
     # and the audit page's words agree with the log
-    audit = [e["words"] for e in selectors.audit_events(match, 0)]
+    audit = [e["words"] for e in audit_events(match, 0)]
     assert f"{name}'s seat was given up after 3 timeouts in a row" in audit
 
 
@@ -135,7 +140,7 @@ def test_under_the_forfeit_rule_one_timeout_gives_the_seat_up_and_says_so(people
     match.refresh_from_db()
     # then the board's last move and the log say the seat was given up when the time ran out
     name = people[turn].username
-    board = selectors.match_board(match, 1 - turn)
+    board = match_board(match, 1 - turn)
     assert f"{name}'s seat was given up: the time ran out" in board["last"]["lines"]
     assert f"{name} resigned" not in log_lines(match, 1 - turn)
 
@@ -316,7 +321,7 @@ def test_no_page_of_any_game_shows_build_ids_error_codes_or_python_reprs(people)
         bots_advance(match_id=ended.pk, budget=100000)
         ended.refresh_from_db()
         assert ended.has_ended
-        last = len(selectors.replay_positions(ended)) - 1
+        last = len(replay_positions(ended)) - 1
         for step in list(range(0, last, 7)) + [last]:
             page = client.get(f"/matches/{ended.pk}/replay/?step={step}").content.decode()
             assert_no_internal_codes(page, f"the {game_name} replay at step {step}")
@@ -384,7 +389,7 @@ def test_the_banners_correspondence_countdown_says_the_days_and_hours_left(peopl
     shown = re.search(r'data-deadline="[^"]+" data-allowance="86400">([^<]+)<', _banner(page)).group(1)
     assert shown in ("23 hours, 59 minutes", "23 hours, 58 minutes"), shown
     with translation.override("ru"):
-        assert selectors.time_left(23 * 3600 + 59 * 60) == "%s, %s" % (
+        assert time_left(23 * 3600 + 59 * 60) == "%s, %s" % (
             translation.npgettext("time left", "%(n)d hour", "%(n)d hours", 23) % {"n": 23},
             translation.npgettext("time left", "%(n)d minute", "%(n)d minutes", 59) % {"n": 59})
 
@@ -398,7 +403,7 @@ def test_a_replay_steps_by_rounds(people):
     match = match_create(game="livol", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="greedy")], seed="rounds",
                          options={"target": 150})
     bots_advance(match_id=match.pk, budget=100000)
-    positions = selectors.replay_positions(match)
+    positions = replay_positions(match)
     starts = list(Event.objects.filter(match=match, type="round_dealt").order_by("seq").values_list("seq", flat=True))
     assert len(starts) >= 3
     first_of = [next(i for i, p in enumerate(positions) if p["seq"] >= s) for s in starts]

@@ -1,4 +1,4 @@
-"""The move log, the boards and the positions the play page plays back (games/selectors.py).
+"""The move log, the boards and the positions the play page plays back (games/selectors/: log, board, replay).
 
 The log of a seat is built only from that seat's redacted feed: every line is the words of one
 redacted event, every bot move has its line, no card the seat cannot see is named, rounds come
@@ -13,7 +13,13 @@ import pytest
 
 from engine import registry
 from engine.core import copies_hidden_everywhere
-from games import selectors, store, words
+from games import store, words
+from games.selectors.board import MAX_FRAMES, _entries, _marks, _turn, board_for, match_board
+from games.selectors.feeds import move_starts
+from games.selectors.log import match_log
+from games.selectors.people import players
+from games.selectors.replay import replay_frame, replay_positions
+from games.selectors.rules import card
 from games.models import SEED_REVEALED, Event
 from games.services import SeatSpec, bots_advance, match_create
 
@@ -72,9 +78,9 @@ def test_the_log_is_the_seats_redacted_events_in_words_and_has_every_bot_move(ga
     match = bot_match(game)
     assert match.is_running
     engine_game = registry.get(game)
-    names = selectors.players(match)
+    names = players(match)
     # when seat 0's log is built
-    log = selectors.match_log(match, 0)
+    log = match_log(match, 0)
     lines = lines_oldest_first(log)
     # then its lines are exactly the words of the redacted events, in order
     expected = []
@@ -91,7 +97,7 @@ def test_the_log_is_the_seats_redacted_events_in_words_and_has_every_bot_move(ga
     assert [(line["seq"], line["text"]) for line in lines] == expected
     # and every move of another seat has at least one line of its own
     by_move = Counter(line["move"] for line in lines)
-    others = [seq for seq, seat in selectors.move_starts(match) if seat != 0]
+    others = [seq for seq, seat in move_starts(match) if seat != 0]
     assert others and all(by_move[seq] > 0 for seq in others)
 
 
@@ -110,22 +116,22 @@ def test_the_log_never_names_a_card_the_seat_cannot_see(game):
         totals[code] += 1
         if "/" in code:
             totals.update(code.split("/"))
-    for seat in range(len(selectors.players(match))):
+    for seat in range(len(players(match))):
         hidden = copies_hidden_everywhere(engine_game.hidden_cards(state, seat), totals)
         # when the seat's log as it stood then is read
-        text = "\n".join(line["text"] for line in lines_oldest_first(selectors.match_log(match, seat, upto=upto)))
+        text = "\n".join(line["text"] for line in lines_oldest_first(match_log(match, seat, upto=upto)))
         # then no card that every copy of is hidden from it is named
         assert not named_cards(game, text) & hidden, f"seat {seat} reads hidden {named_cards(game, text) & hidden}"
 
 
 def test_a_livol_log_shows_a_bots_draw_as_a_count_and_the_seats_own_draw_by_name():
     match = bot_match("livol", seed="log-draws", moves=60)
-    log = selectors.match_log(match, 0)
+    log = match_log(match, 0)
     texts = [line["text"] for line in lines_oldest_first(log)]
     draws = Event.objects.filter(match=match, type="cards_drawn")
     assert draws.exists()
     for e in draws:
-        named = words.event_words("livol", e.payload, selectors.players(match))
+        named = words.event_words("livol", e.payload, players(match))
         if e.payload["seat"] == 0:
             assert named in texts
         else:
@@ -135,7 +141,7 @@ def test_a_livol_log_shows_a_bots_draw_as_a_count_and_the_seats_own_draw_by_name
 def test_rounds_come_newest_first_with_their_lines_newest_first_and_the_round_table():
     # given a LIVOL match to 300 points played past its first round
     match = bot_match("livol", seed="log-rounds", moves=400, options={"target": 300}, bot="greedy")
-    log = selectors.match_log(match, 1)
+    log = match_log(match, 1)
     numbers = [r["number"] for r in log["rounds"]]
     assert len(numbers) >= 2 and numbers == sorted(numbers, reverse=True)
     for r in log["rounds"]:
@@ -160,7 +166,7 @@ def test_rounds_come_newest_first_with_their_lines_newest_first_and_the_round_ta
 ])
 def test_each_game_shows_a_round_table_when_a_round_is_scored(game, seats, options, headline):
     match = bot_match(game, seed="log-table", moves=3000, seats=seats, options=options, bot="greedy")
-    log = selectors.match_log(match, 0)
+    log = match_log(match, 0)
     tables = [r["summary"] for r in log["rounds"] if r["summary"]]
     assert tables, "no scored round"
     first = tables[-1]
@@ -175,18 +181,18 @@ def test_the_replay_log_is_the_log_up_to_the_step_and_public():
     # given a finished match
     match = bot_match("livol", seed="log-replay", moves=5000, seats=2, options={"target": 30}, bot="greedy")
     assert not match.is_running
-    positions = selectors.replay_positions(match)
+    positions = replay_positions(match)
     step = len(positions) // 2
-    frame = selectors.replay_frame(match, step)
+    frame = replay_frame(match, step)
     lines = lines_oldest_first(frame["log"])
     # then it holds every event's words up to the step, the raw ones (everything is public now)
-    names = selectors.players(match)
+    names = players(match)
     expected = [(e.seq, words.event_words("livol", e.payload, names))
                 for e in Event.objects.filter(match=match, seq__lte=positions[step]["seq"]).order_by("seq")]
     assert [(line["seq"], line["text"]) for line in lines] == [x for x in expected if x[1] is not None]
     assert frame["move_label"] == words.move_words("livol", positions[step]["move"], names)
     assert frame["last"]["start"] == positions[step]["start"]
-    last = selectors.replay_frame(match, len(positions) - 1)
+    last = replay_frame(match, len(positions) - 1)
     assert any("The match is over" in line["text"] for line in lines_oldest_first(last["log"]))
 
 
@@ -197,10 +203,10 @@ def test_the_replay_log_is_the_log_up_to_the_step_and_public():
 def test_the_board_plays_back_the_seats_own_views_of_the_moves_since_a_position():
     # given a match where several bot moves were recorded since seat 0's page position
     match = bot_match("livol", seed="log-frames", moves=30)
-    starts = [seq for seq, _ in selectors.move_starts(match)]
+    starts = [seq for seq, _ in move_starts(match)]
     since = starts[-6] - 1
     # when the board is asked for the positions since then
-    board = selectors.match_board(match, 0, since=since)
+    board = match_board(match, 0, since=since)
     frames = board["frames"]
     # then every position after each move but the last is there, oldest first, each the seat's
     # own view at that position (the last one is the live board)
@@ -211,25 +217,25 @@ def test_the_board_plays_back_the_seats_own_views_of_the_moves_since_a_position(
         assert f["legal"] == [] and f["last"]["lines"]
     assert board["seq"] == match.last_seq
     # and at most MAX_FRAMES positions are played back, the older ones skipped
-    assert len(selectors.match_board(match, 0, since=0)["frames"]) == selectors.MAX_FRAMES - 1
-    assert selectors.match_board(match, 0, since=match.last_seq)["frames"] == []
+    assert len(match_board(match, 0, since=0)["frames"]) == MAX_FRAMES - 1
+    assert match_board(match, 0, since=match.last_seq)["frames"] == []
 
 
 def test_cards_are_named_and_drawn_from_their_codes():
-    assert selectors.card("livol", "W+4") == {"code": "W+4", "name": "Wild Draw Four", "short": "+4", "colour": "W"}
-    assert selectors.card("livol", "Y7")["colour"] == "Y"
-    dark = selectors.card("uno_flip", "R7/Pskipall", side="dark")
+    assert card("livol", "W+4") == {"code": "W+4", "name": "Wild Draw Four", "short": "+4", "colour": "W"}
+    assert card("livol", "Y7")["colour"] == "Y"
+    dark = card("uno_flip", "R7/Pskipall", side="dark")
     assert dark["active"]["name"] == "Pink Skip Everyone" and dark["back"]["name"] == "Red 7"
     assert dark["active"]["side"] == "dark" and dark["active"]["colour"] == "P"
-    assert selectors.card("uno_flip", "DW+C")["colour"] == "D"
-    iota = selectors.card("iota", "B4S")
+    assert card("uno_flip", "DW+C")["colour"] == "D"
+    iota = card("iota", "B4S")
     assert (iota["name"], iota["colour"], iota["number"], iota["shape"]) == ("Blue square 4", "B", "4", "S")
-    assert selectors.card("iota", "W2")["wild"] is True
-    ten = selectors.card("karuselis", "10D")
+    assert card("iota", "W2")["wild"] is True
+    ten = card("karuselis", "10D")
     assert (ten["name"], ten["kind"], ten["rank"], ten["suit"]) == ("10♦", "red", "10", "♦")
-    assert selectors.card("karuselis", "X20")["kind"] == "joker"
-    assert selectors.card("cardavia", "12")["name"] == "XII"
-    assert selectors.card("cardavia", "CUCKOO")["rank"] == 21 and selectors.card("cardavia", "FOOL")["rank"] == 1
+    assert card("karuselis", "X20")["kind"] == "joker"
+    assert card("cardavia", "12")["name"] == "XII"
+    assert card("cardavia", "CUCKOO")["rank"] == 21 and card("cardavia", "FOOL")["rank"] == 1
 
 
 def test_a_livol_hand_card_carries_its_plays_and_a_wild_its_colours():
@@ -238,8 +244,8 @@ def test_a_livol_hand_card_carries_its_plays_and_a_wild_its_colours():
             "phase": "play", "options": {"target": 500}}
     legal = [{"type": "play", "card": "R5"}, {"type": "play", "card": "R5", "call": True}] + \
         [{"type": "play", "card": "W", "color": c} for c in "RYGB"] + [{"type": "draw"}]
-    entries = selectors._entries("livol", view, legal, 7, ["anna", "janis"])
-    board = selectors.board_for("livol", view, 0, entries, ["anna", "janis"])
+    entries = _entries("livol", view, legal, 7, ["anna", "janis"])
+    board = board_for("livol", view, 0, entries, ["anna", "janis"])
     red, wild, blue = board["hand"]
     assert [e["label"] for e in red["plays"]] == ["Play Red 5"] and red["calls"] == []  # three cards: no call
     assert [e["colour"]["name"] for e in wild["plays"]] == ["Red", "Yellow", "Green", "Blue"]
@@ -252,24 +258,24 @@ def test_the_last_move_is_marked_on_each_board():
         {"seq": 9, "type": "cards_played", "payload": {"type": "cards_played", "seat": 1,
                                                          "cards": [{"card": "R1C", "x": 1, "y": 0}]}},
     ]}
-    assert selectors._marks("iota", group)["cells"] == [(1, 0)]
+    assert _marks("iota", group)["cells"] == [(1, 0)]
     group["events"] = [{"seq": 9, "type": "cards_captured", "payload": {
         "type": "cards_captured", "seat": 1, "card": "7H", "groups": [["7S"], ["3C", "4D"]],
         "cards": ["7H", "7S", "3C", "4D"]}}]
-    assert selectors._marks("karuselis", group)["captured"] == {"seat": 1, "card": "7H",
+    assert _marks("karuselis", group)["captured"] == {"seat": 1, "card": "7H",
                                                                "cards": ["7H", "7S", "3C", "4D"]}
     group["events"] = [{"seq": 9, "type": "swap_asked", "payload": {"type": "swap_asked", "seat": 1, "target": 2}},
                        {"seq": 10, "type": "swap_refused", "payload": {"type": "swap_refused", "seat": 2,
                                                                        "card": "HORSE", "asker": 1}}]
-    assert selectors._marks("cardavia", group)["seats"] == {1: ["asked"], 2: ["refused"]}
+    assert _marks("cardavia", group)["seats"] == {1: ["asked"], 2: ["refused"]}
     group["events"] = [{"seq": 9, "type": "card_played", "payload": {"type": "card_played", "seat": 1,
                                                                       "card": "R5/P2", "face": "R5"}}]
-    assert selectors._marks("uno_flip", group)["card"] == "R5"
+    assert _marks("uno_flip", group)["card"] == "R5"
 
 
 def test_the_turn_banner_names_who_acts_next():
     names = ["anna", "janis"]
-    assert selectors._turn({"turn": 0}, 0, [{"move": {}}], names)["text"] == "Your turn"
-    assert selectors._turn({"turn": 1}, 0, [], names)["text"] == "Waiting for janis"
-    assert selectors._turn({"turn": 1}, 0, [{"move": {}}], names)["state"] == "act"
-    assert selectors._turn({"over": True, "turn": None}, 0, [], names)["state"] == "over"
+    assert _turn({"turn": 0}, 0, [{"move": {}}], names)["text"] == "Your turn"
+    assert _turn({"turn": 1}, 0, [], names)["text"] == "Waiting for janis"
+    assert _turn({"turn": 1}, 0, [{"move": {}}], names)["state"] == "act"
+    assert _turn({"over": True, "turn": None}, 0, [], names)["state"] == "over"

@@ -10,7 +10,10 @@ import pytest
 from django.core.cache import cache
 
 from engine import registry
-from games import selectors, store
+from games import store
+from games.selectors.board import match_board
+from games.selectors.log import match_log
+from games.selectors.log_tail import _tail_key
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 
@@ -58,25 +61,25 @@ def test_a_boards_appended_lines_make_the_whole_log(db, game):
         if match.has_ended or match.last_seq > 280:
             break
         seat = rng.choice([None, *range(seats)])
-        before = selectors.match_board(match, seat)  # the page's board: its tail is kept
-        page = page_log(selectors.match_log(match, seat))
+        before = match_board(match, seat)  # the page's board: its tail is kept
+        page = page_log(match_log(match, seat))
         since = match.last_seq
         bots_advance(match_id=match.pk, budget=rng.randint(1, 4))
         match = Match.objects.get(pk=match.pk)
         if match.last_seq == since:
             continue
-        board = selectors.match_board(match, seat, since=since)
+        board = match_board(match, seat, since=since)
         assert before["log"].get("append") is None
         if match.has_ended:  # every event is now public: the log is built whole, with what was hidden
             assert not board["log"].get("append")
             break
         assert board["log"].get("append")
-        got, want = appended(page, board["log"]), page_log(selectors.match_log(match, seat))
+        got, want = appended(page, board["log"]), page_log(match_log(match, seat))
         for first in want:
             assert got.get(first) == want[first], (game, since, seat, first, got.get(first), want[first])
         assert got == want, (game, since, seat)
-        cache.delete(selectors._tail_key(match, seat, since))  # the tail gone: the board built from scratch
-        whole = selectors.match_board(match, seat, since=since)
+        cache.delete(_tail_key(match, seat, since))  # the tail gone: the board built from scratch
+        whole = match_board(match, seat, since=since)
         assert not whole["log"].get("append")
         assert board_of(board) == board_of(whole), (game, since, seat)
         checked += 1

@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from engine import registry
-from games import selectors, store
+from games import store
+from games.selectors.feeds import events_for_seat
 from games.models import ApiToken, Event, Match
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 from tests.conftest import sse_frames
@@ -98,7 +99,7 @@ def test_a_stream_resumes_after_a_dropped_connection_without_gaps_or_duplicates(
         else:
             bots_advance(match_id=match.pk, budget=1)
     match.refresh_from_db()
-    expected = selectors.events_for_seat(match, 1, after=last_id)
+    expected = events_for_seat(match, 1, after=last_id)
     second = events(read_frames(url, key, headers={"Last-Event-ID": str(last_id)},
                                 until=lambda fs: len(events(fs)) >= len(expected)))
     assert [f["id"] for f in second] == [e["seq"] for e in expected]
@@ -113,7 +114,7 @@ def test_no_frame_of_a_seats_stream_carries_what_the_seat_may_not_see(asgi_serve
     match = match_create(game=game, seats=specs, seed=f"stream-leak-{game}", wake_bots=False)
     bots_advance(match_id=match.pk, budget=12)  # the bots move until the person's turn
     match.refresh_from_db()
-    expected = selectors.events_for_seat(match, 0)
+    expected = events_for_seat(match, 0)
     key = token_for(people[0])
     frames = events(read_frames(f"{asgi_server}/api/matches/{match.pk}/stream?seat=0", key,
                                 until=lambda fs: len(events(fs)) >= len(expected)))

@@ -7,7 +7,8 @@ import pytest
 from django.test import Client
 
 from engine import registry
-from games import selectors as match_selectors, services as games, store
+from games import services as games, store
+from games.selectors.people import waits_for
 from games.records import match_verify
 from games.models import Event, Match, Seat
 from league import services
@@ -64,7 +65,7 @@ def test_a_four_person_swiss_with_a_clock_finishes_though_one_person_never_plays
                 if seat.status == Seat.Status.SEATED:
                     # everyone sees what waits for them: the seat to take is on their home page
                     saw_waiting |= seat.match_id in [i["match"].pk for i in
-                                                     match_selectors.waits_for(seat.user)["invitations"]]
+                                                     waits_for(seat.user)["invitations"]]
                     games.seat_join(match_id=seat.match_id, user=seat.user, entropy="ab" * 16)
                     continue
                 match = Match.objects.get(pk=seat.match_id)
