@@ -13,7 +13,7 @@ from games.web.forms import NewMatchForm
 from games.models import Match, bot_choices
 from games.services import SeatSpec, match_create
 from league import services
-from league.admin import BotsForm
+from league.admin.tournaments import BotsForm
 from tests.league.conftest import make_tournament
 
 

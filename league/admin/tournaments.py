@@ -1,24 +1,15 @@
-"""The organiser's workflow in the admin: clubs, leagues, seasons, tournaments, entrants.
+"""Tournaments in the admin: the tournament's form, its entrants, its progress, standings and rounds
+panels, the actions that run it, and its rounds and tables.
 
-Every action calls a service (and has a management command twin):
-generate the next round (``round_pair``), start the round's matches
-(``round_start``), withdraw entrants (``entrant_withdraw``), record finished
-matches (``tournament_sweep``), export standings and results as CSV. The
-tournament page in the admin shows progress (x of y matches finished),
-standings and rounds from the same selectors as the public pages.
+Every action calls a service: generate the next round (``round_pair``), start the round's matches
+(``round_start``), withdraw entrants (``entrant_withdraw``), record finished matches
+(``tournament_sweep``), export standings and results as CSV. The progress panel says who the current
+round waits for; an organiser reminds them, forfeits their seat or awards the match from there.
 
-Actions and pages that change anything need the change permission (an
-account with view permissions only is not even offered them); the exports
-need the view permission. A tournament plays its league's game: the game is
-taken from the league, and match options are checked against it before saving.
-
-A tournament's terms start from its league's: on the add form the match options
-are the league's (a small script fills them in when a league is chosen; left
-empty, the league's are taken), the clock is "the league's clock" and the rule
-"as the league says". Clocks are chosen from the presets clubs use
-(``games.web.forms.CLOCKS``), no clock, or another clock typed as JSON. The progress
-panel says who the current round waits for; an organiser reminds them, forfeits
-their seat or awards the match from there.
+A tournament plays its league's game: the game is taken from the league, and match options are checked
+against it before saving. Its terms start from its league's: on the add form the match options are the
+league's (a small script fills them in when a league is chosen; left empty, the league's are taken), the
+clock is "the league's clock" and the rule "as the league says".
 """
 from __future__ import annotations
 
@@ -26,9 +17,8 @@ import csv
 import json
 
 from django import forms
-from django.conf import settings
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -38,283 +28,13 @@ from django.utils.text import capfirst, slugify
 from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
 from games.errors import DomainError
-from games.web.forms import CLOCK_CHOICES, CLOCKS, clock_preset
 from games.models import Match, bot_choices
 from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
 from league import selectors, services
-from league.models import (TIE_BREAKS, Club, ClubInvite, Entrant, League, PlayerProfile, Rating, Round, Season, Table,
-                           Tournament, default_tie_breaks)
-
-
-class OrganiserScoped:
-    """Staff who are not superusers see only the clubs they organise, and choose only among them.
-
-    ``scoped_choices`` maps a foreign key of the form to the path from its model to the club.
-    """
-    club_path = ""
-    scoped_choices: dict[str, str] = {}
-
-    def get_queryset(self, request):
-        qs = super().get_queryset(request)
-        if request.user.is_superuser:
-            return qs
-        return qs.filter(**{f"{self.club_path}organisers": request.user}).distinct()
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        club_path = self.scoped_choices.get(db_field.name)
-        if club_path is not None and not request.user.is_superuser:
-            kwargs["queryset"] = db_field.remote_field.model._default_manager.filter(
-                **{f"{club_path}organisers": request.user}).distinct()
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-
-@admin.register(Club)
-class ClubAdmin(OrganiserScoped, admin.ModelAdmin):
-    club_path = ""
-    list_display = ("name", "slug", "created_at")
-    search_fields = ("name", "slug")
-    prepopulated_fields = {"slug": ("name",)}
-    filter_horizontal = ("members", "organisers")
-
-
-@admin.register(ClubInvite)
-class ClubInviteAdmin(OrganiserScoped, admin.ModelAdmin):
-    """Links an organiser shares so that people join the club (signing up, or signing in)."""
-    club_path = "club__"
-    scoped_choices = {"club": ""}
-    list_display = ("club", "link", "created_at", "expires_at", "uses", "max_uses")
-    list_filter = ("club",)
-    fields = ("club", "days", "max_uses")
-    readonly_fields = ()
-
-    class Form(forms.ModelForm):
-        days = forms.IntegerField(label=_("valid for (days)"), min_value=1, max_value=365, initial=14)
-
-        class Meta:
-            model = ClubInvite
-            fields = ("club", "max_uses")
-
-    form = Form
-
-    def get_fields(self, request, obj=None):
-        return ("club", "link", "expires_at", "uses", "max_uses") if obj else self.fields
-
-    def get_readonly_fields(self, request, obj=None):
-        return ("club", "link", "expires_at", "uses", "max_uses") if obj else ()
-
-    @admin.display(description=_("link to share"))
-    def link(self, obj):
-        url = settings.SITE_URL + reverse("club_join", args=[obj.token])
-        return format_html('<a href="{}">{}</a>', url, url)
-
-    def save_model(self, request, obj, form, change):
-        if not change:
-            created = services.club_invite_create(club_id=form.cleaned_data["club"].pk, by=request.user,
-                                                  days=form.cleaned_data["days"],
-                                                  max_uses=form.cleaned_data["max_uses"])
-            obj.pk, obj.token = created.pk, created.token
-            obj.refresh_from_db()
-
-
-@admin.register(PlayerProfile)
-class PlayerProfileAdmin(admin.ModelAdmin):
-    list_display = ("name", "user", "bot_policy", "bot_strength", "club", "page")
-    list_filter = ("bot_policy", "club")
-    search_fields = ("name", "user__username")
-    autocomplete_fields = ("user", "refused_challengers")
-
-    @admin.display(description=_("page"))
-    def page(self, obj):
-        return format_html('<a href="{}">{}</a>', reverse("league_player", args=[obj.pk]), _("player page"))
-
-
-class OptionalJSON(forms.JSONField):
-    """A JSON field that shows nothing (not "null") when it holds nothing."""
-
-    def prepare_value(self, value):
-        return "" if value is None else super().prepare_value(value)
-
-
-#: The clock choices beyond the presets: another clock typed as JSON, and (a tournament being added)
-#: its league's clock.
-CUSTOM_CLOCK, LEAGUE_CLOCK = "custom", services.LEAGUE_CLOCK
-
-
-def clock_choices(*, league_first: bool) -> list:
-    """The clocks an organiser chooses from: the presets clubs use (``games.web.forms.CLOCK_CHOICES``: no
-    clock, live, correspondence), another clock typed as JSON, and — a new tournament — its league's."""
-    choices = list(CLOCK_CHOICES) + [(CUSTOM_CLOCK, _("Another clock (typed below as JSON)"))]
-    return [(LEAGUE_CLOCK, _("The league's clock"))] + choices if league_first else choices
-
-
-class ClockChoice(forms.ChoiceField):
-    """The clock as a choice; the form's ``clock`` (JSON) is used only for "another clock"."""
-
-    def __init__(self, *, league_first: bool = False, **kwargs):
-        super().__init__(label=capfirst(_("clock")), choices=clock_choices(league_first=league_first), required=False,
-                         help_text=_("When time runs out, the rule below decides the move."), **kwargs)
-        self.widget.attrs.update({"data-clock-choice": "",
-                                  "data-clocks": json.dumps({k: v for k, v in CLOCKS.items() if v})})
-
-
-class ClockForm(forms.ModelForm):
-    """A form with a clock: ``clock_choice`` (a preset, no clock, another clock, the league's) decides
-    the model's ``clock``; the JSON field is read only for another clock, and checked
-    (``games.clock_rules.check_clock``, by the model's ``clean``)."""
-
-    clock_choice = ClockChoice()
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if "clock" in self.fields:
-            self.fields["clock"].required = False
-            self.fields["clock"].label = capfirst(_("another clock (JSON)"))
-            self.fields["clock"].help_text = _(
-                'Only for "another clock". Live: {"move_seconds": 60}, optionally "bank_seconds" (a time bank per '
-                'match) and "join_seconds" (to take the seat); correspondence: {"move_days": 2}, optionally '
-                '"join_days".')
-            self.fields["clock"].widget = forms.TextInput(attrs={"size": 60, "data-clock-json": ""})
-        if "clock_choice" in self.fields and not self.is_bound and self.instance.pk is not None:
-            self.initial["clock_choice"] = clock_preset(self.instance.clock) if clock_preset(
-                self.instance.clock) is not None else CUSTOM_CLOCK
-
-    def clock_from_choice(self, choice: str, league: League | None):
-        """The clock a choice stands for (the JSON typed for another clock)."""
-        if choice == LEAGUE_CLOCK:
-            return league.clock if league is not None else None
-        if choice == CUSTOM_CLOCK:
-            return self.cleaned_data.get("clock") or None
-        return CLOCKS.get(choice or "")
-
-    def clean(self):
-        data = super().clean()
-        if "clock_choice" in self.fields:
-            league = data.get("league") if isinstance(data.get("league"), League) else None
-            data["clock"] = self.clock_from_choice(data.get("clock_choice") or "", league)
-            if data.get("clock_choice") == CUSTOM_CLOCK and not data["clock"] and "clock" not in self.errors:
-                self.add_error("clock", _("Type the clock as JSON, or choose one above."))
-        return data
-
-
-class CommaList(forms.CharField):
-    """A list typed as comma-separated words."""
-
-    def prepare_value(self, value):
-        if isinstance(value, list):
-            return ", ".join(str(v) for v in value)
-        return value
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        return [v.strip() for v in (value or "").split(",") if v.strip()]
-
-
-class LeagueForm(ClockForm):
-    tie_breaks = CommaList(label=capfirst(_("tie-break order")), initial=default_tie_breaks)
-    place_points = CommaList(label=capfirst(_("points by place")), required=False,
-                             help_text=_("Tournaments of three or more seats a table: points for 1st, 2nd, … at a "
-                                         "full table, e.g. 3, 2, 1, 0. Empty: first scores the points for a win, last "
-                                         "the points for a loss, the places between evenly spaced."))
-
-    class Meta:
-        model = League
-        fields = "__all__"
-        field_classes = {"clock": OptionalJSON}
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if "tie_breaks" in self.fields:
-            # formatted here, in the reader's language (formatted at import it stayed English)
-            self.fields["tie_breaks"].help_text = _("Comma-separated, first decides first: %(keys)s.") % {
-                "keys": ", ".join(TIE_BREAKS)}
-        if "timeout_rule" in self.fields:
-            # a form sent without it (an older page) keeps the league's rule
-            self.fields["timeout_rule"].required = False
-        if "unplayed_rounds" in self.fields:
-            self.fields["unplayed_rounds"].required = False
-
-    def clean_timeout_rule(self):
-        return self.cleaned_data.get("timeout_rule") or self.instance.timeout_rule or Match.TimeoutRule.BOT
-
-    def clean_unplayed_rounds(self):
-        return (self.cleaned_data.get("unplayed_rounds") or self.instance.unplayed_rounds
-                or League.UnplayedRounds.VIRTUAL)
-
-    def clean_place_points(self):
-        values = self.cleaned_data["place_points"]
-        try:
-            return [float(v) if "." in v else int(v) for v in values]
-        except ValueError:
-            raise ValidationError(_("Numbers separated by commas.")) from None
-
-
-@admin.register(League)
-class LeagueAdmin(OrganiserScoped, admin.ModelAdmin):
-    club_path = "club__"
-    scoped_choices = {"club": ""}
-    form = LeagueForm
-    list_display = ("name", "club", "game", "forfeit_rule", "rated", "page")
-    list_filter = ("game", "club")
-    search_fields = ("name",)
-    fieldsets = [
-        (None, {"fields": ("club", "name", "game", "options", "rated")}),
-        (_("Points"), {"fields": ("win_points", "draw_points", "loss_points", "place_points", "bye_points")}),
-        (_("Tie-breaks and withdrawals"), {"fields": ("tie_breaks", "unplayed_rounds", "forfeit_rule")}),
-        (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
-                      "description": _("What the league's tournaments start from; each tournament may change it.")}),
-    ]
-
-    class Media:
-        js = ["league/admin_terms.js"]
-
-    @admin.display(description=_("clock"))
-    def clock_choice(self, obj):
-        # shown instead of the choice to those who may only look
-        return clock_words(obj.clock)
-
-    def get_readonly_fields(self, request, obj=None):
-        # its tournaments play the league's game: it stays once there is one
-        return ("game",) if obj is not None and obj.tournaments.exists() else ()
-
-    @admin.display(description=_("page"))
-    def page(self, obj):
-        return format_html('<a href="{}">{}</a>', reverse("league_detail", args=[obj.pk]), _("league page"))
-
-
-@admin.register(Season)
-class SeasonAdmin(OrganiserScoped, admin.ModelAdmin):
-    club_path = "league__club__"
-    scoped_choices = {"league": "club__"}
-    list_display = ("name", "league", "starts_on", "ends_on")
-    list_filter = ("league",)
-
-
-class EntrantInline(admin.TabularInline):
-    model = Entrant
-    fields = ("seed", "player", "status_note")
-    readonly_fields = ("seed", "status_note")
-    autocomplete_fields = ("player",)
-    extra = 0
-
-    @admin.display(description=_("status"))
-    def status_note(self, obj):
-        if obj.pk is None:
-            return ""
-        withdrawal = getattr(obj, "withdrawal", None)
-        return selectors.withdrawal_note(withdrawal.round_number) if withdrawal else ""
-
-    def _open(self, obj) -> bool:
-        return obj is None or obj.status == Tournament.Status.DRAFT
-
-    def has_add_permission(self, request, obj=None):
-        return self._open(obj) and super().has_add_permission(request, obj)
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return self._open(obj) and super().has_delete_permission(request, obj)
+from league.admin.clubs import OrganiserScoped
+from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
+from league.models import Entrant, League, Round, Table, Tournament
 
 
 class LeagueSelect(forms.Select):
@@ -362,7 +82,7 @@ class TournamentForm(ClockForm):
         if "options" in self.fields:
             self.fields["options"].required = False
             if adding and not self.is_bound:
-                # the league's options as they will be played ("{}" would override them: issue 21)
+                # the league's options as they will be played ("{}" would override them)
                 self.initial["options"] = dict(league.options) if league is not None else None
             if adding:
                 self.fields["options"].widget.attrs["data-fill-from-league"] = ""
@@ -449,6 +169,33 @@ def csv_download(rows: list[list], filename: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     csv.writer(response).writerows(rows)
     return response
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    fields = ("seed", "player", "status_note")
+    readonly_fields = ("seed", "status_note")
+    autocomplete_fields = ("player",)
+    extra = 0
+
+    @admin.display(description=_("status"))
+    def status_note(self, obj):
+        if obj.pk is None:
+            return ""
+        withdrawal = getattr(obj, "withdrawal", None)
+        return selectors.withdrawal_note(withdrawal.round_number) if withdrawal else ""
+
+    def _open(self, obj) -> bool:
+        return obj is None or obj.status == Tournament.Status.DRAFT
+
+    def has_add_permission(self, request, obj=None):
+        return self._open(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return self._open(obj) and super().has_delete_permission(request, obj)
 
 
 @admin.register(Tournament)
@@ -825,27 +572,3 @@ class RoundAdmin(OrganiserScoped, admin.ModelAdmin):
                 self.message_user(request, _("%(r)s: started.") % {"r": rnd}, messages.SUCCESS)
             except services.LeagueError as exc:
                 self.message_user(request, f"{rnd}: {exc.message}", messages.ERROR)
-
-
-@admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
-    list_display = ("player", "game", "rating", "mu", "sigma", "matches", "updated_at")
-    list_filter = ("game",)
-    search_fields = ("player__name",)
-
-    @admin.display(description=_("rating"), ordering="mu")
-    def rating(self, obj):
-        return f"{obj.ordinal:.2f}"
-
-    def get_readonly_fields(self, request, obj=None):
-        return [f.name for f in self.model._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        # a projection of recorded results: ``projections_rebuild`` remakes it, nobody edits it
-        return False
