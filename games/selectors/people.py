@@ -54,10 +54,12 @@ def account_news(user) -> list[dict]:
 #: match belongs (tournament, round, table, with links), ``(user) -> list[dict]`` adds home-page
 #: sections for a person (their tournaments' current round), ``(user_ids) -> set`` says which of
 #: these accounts are outside bots (programs playing through the API: people to the games, bots to
-#: the people who meet them).
+#: the people who meet them), ``(challenger, invited) -> message | None`` refuses a challenge (its
+#: words) or lets it through (``games.services.limits``).
 MATCH_CONTEXT: list = []
 HOME_SECTIONS: list = []
 BOT_ACCOUNTS: list = []
+CHALLENGE_GATES: list = []
 
 
 def bot_accounts(user_ids) -> set:
@@ -192,8 +194,6 @@ def waits_for(user, *, now=None) -> dict:
         place = next((i + 1 for i, group in enumerate(ranking) if seat.index in group), None)
         results.append({"match": seat.match, "place": place, "of": sum(len(g) for g in ranking)})
     sections = [section for provider in HOME_SECTIONS for section in provider(user)]
-    from games.services.limits import CHALLENGE_GATES
-
     return {"your_turn": your_turn, "older": older, "playing": playing, "invitations": invitations,
             "challenges": sum(1 for i in invitations if i["seat"].status == Seat.Status.INVITED),
             "refusals": bool(CHALLENGE_GATES), "awaiting": awaiting, "results": results, "sections": sections,
