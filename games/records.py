@@ -8,9 +8,10 @@ time (its own check of a running match), with every event as recorded.
 """
 from __future__ import annotations
 
+from engine.core import match_seed
 from engine.record import BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, MATCH_OPENED, SEED_REVEALED, canonical
 from engine.verify import RECORD_FORMAT, RECORD_VERSION, Report, verify_record
-from games import store
+from games import store, words
 from games.models import Event, Match
 
 
@@ -80,9 +81,6 @@ def match_verify(match: Match) -> Report:
 def record_text(match: Match) -> str:
     """A readable form of an ended match's record (like PGN for chess): header tags, then the
     events in words, round by round. The JSON record is the one to verify."""
-    from engine.core import match_seed
-    from games import words
-
     record = match_record(match)
     names = [s["name"] for s in record["seats"]]
     result = record["result"] or {}
