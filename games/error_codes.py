@@ -12,6 +12,9 @@ import importlib
 
 from django.utils import translation
 
+from games.errors import ILLEGAL_MOVE_STATUS, DomainError
+from games.words import ILLEGAL_MOVE_MESSAGES
+
 #: The modules that define domain errors (imported so that every subclass is known).
 ERROR_MODULES = ("games.errors", "games.services.limits", "league.services.errors", "league.services.people",
                  "league.services.challenge_rules")
@@ -34,8 +37,6 @@ EDGE_CODES = {
 
 
 def _domain_errors() -> dict[str, tuple[int, object]]:
-    from games.errors import DomainError
-
     for module in ERROR_MODULES:
         importlib.import_module(module)
     found, stack = {}, [DomainError]
@@ -49,9 +50,6 @@ def _domain_errors() -> dict[str, tuple[int, object]]:
 
 def table() -> list[dict]:
     """Every code: ``code``, ``status``, ``source`` (``server`` or ``engine``) and its meaning in English."""
-    from games.errors import ILLEGAL_MOVE_STATUS
-    from games.words import ILLEGAL_MOVE_MESSAGES
-
     rows = {}
     for code, (status, meaning) in {**EDGE_CODES, **_domain_errors()}.items():
         rows[code] = {"code": code, "status": status, "source": "server", "meaning": meaning}
