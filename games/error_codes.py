@@ -1,4 +1,4 @@
-"""Every error code the server sends, in one table (issue 26 item 5): the API's schema lists them as the
+"""Every error code the server sends, in one table: the API's schema lists them as the
 enum of ``ErrorOut.code``, the table in docs/api.md is this table (``manage.py error_codes`` prints it, and a
 test holds the two equal), and a test finds every code written anywhere in the code here.
 

@@ -209,7 +209,7 @@ class Snapshot(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")]
 
 
-#: What a token may do beyond reading what its account may read (issue 26 item 7): ``play`` (moves,
+#: What a token may do beyond reading what its account may read: ``play`` (moves,
 #: resigning, accepting and declining invitations), ``challenge`` (challenging, withdrawing, declining all,
 #: choosing who may challenge the account).
 TOKEN_SCOPES = {"play": _("play my matches: move, resign, accept and decline invitations"),

@@ -55,7 +55,7 @@ def match_record(match: Match) -> dict:
 
 
 def randomness(match: Match) -> dict | None:
-    """Whose random values went into the deal so far (issue 23 L-16): ``players`` (seats whose person's
+    """Whose random values went into the deal so far: ``players`` (seats whose person's
     browser or client drew one), ``server`` (seats the server contributed for: bots, and people who sent
     none or timed out), and ``server_alone`` when every seat has contributed and none was a person's: the
     server alone fixed the deal. None for a match with a fixed engine seed (tests, benchmarks)."""

@@ -58,7 +58,7 @@ class SettingsForm(forms.Form):
 
 
 class ChallengeRulesForm(forms.Form):
-    """Whom a person takes challenges from (issue 23 M5); ``refuse``: one more person to refuse."""
+    """Whom a person takes challenges from; ``refuse``: one more person to refuse."""
     challenges_from = forms.ChoiceField(
         label=_("Who may challenge you"), widget=forms.RadioSelect,
         choices=[("everyone", _("everyone")), ("clubmates", _("people who share a club with me")),
