@@ -1,4 +1,4 @@
-"""``GET /readyz``: whether this server can serve, and which of its parts is degraded (issue 23, M10).
+"""``GET /readyz``: whether this server can serve, and which of its parts is degraded.
 
 The database is the one part the site cannot do without (503 when it does not answer). The others
 degrade: the cache's Redis (sessions then come from the database, the rate limits open), the streams'
@@ -10,6 +10,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
+
+from games import publish
+from games.web import streams
 
 
 def _database() -> str:
@@ -32,8 +35,6 @@ def _cache() -> str:
 
 
 def _streams() -> str:
-    from games import publish
-
     if not publish.through_redis():
         return "database"
     if publish.publishing_down():
@@ -47,8 +48,6 @@ def _streams() -> str:
 
 @never_cache
 def readyz(request):
-    from games.web import streams
-
     parts = {"database": _database(), "cache": _cache(), "streams": _streams()}
     degraded = sorted(k for k, v in parts.items() if v == "down" and k != "database")
     ready = parts["database"] == "ok"

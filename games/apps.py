@@ -8,7 +8,8 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from games import checks, publish, store  # noqa: F401  (checks: registers the start-up checks)
+        # imported once the apps are loaded (they import models); checks registers the start-up checks
+        from games import checks, publish, store  # noqa: F401
 
         def published(sender, match_id: int, seq: int, **kwargs):
             publish.match_changed(match_id, seq)

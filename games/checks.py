@@ -13,13 +13,12 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
 from engine import registry
+from games import kits
+from games.words import said_by
 
 
 def game_problems(game: str) -> list[str]:
     """What the site lacks for ``game`` (empty: nothing)."""
-    from games import kits
-    from games.words import said_by
-
     found = kits.find(game)
     if found is None:
         return [f"no kit ({kits.module_name(game)}.KIT, a games.kits.Kit; settings.GAME_KITS names another module)"]

@@ -1,4 +1,4 @@
-"""Handing work to the Celery broker without ever holding a request (issue 23, M8).
+"""The one door to the Celery broker: work is handed on by task name, never by holding a request.
 
 A move, a round started, a result recorded: the change is committed first, and only then are the bots
 (or the next table) woken through the broker. If the broker refuses the connection or hangs, the
@@ -8,13 +8,23 @@ has a short timeout (``CELERY_BROKER_TRANSPORT_OPTIONS``' socket timeouts, no pu
 after a failure the broker is not asked again for ``RETRY_AFTER`` seconds, so a hung broker costs one
 request one timeout, not every request.
 
-A process that runs its tasks eagerly (tests, ``bot_tournament --sync``) runs them here and lets their
-errors through: those are bugs, not a broker away.
+Tasks are named (``"games.bots_play"``, ``"league.table_play"``): whoever hands work on imports no
+tasks module, so the tasks (which import the services they run) stand above the services. Celery's
+``send_task`` sends a name; a process that runs its tasks eagerly (tests, ``bot_tournament --sync``)
+looks the task up by name and runs it here, letting its errors through: those are bugs, not a broker
+away. Nothing else in the tree calls ``.delay``, ``.apply_async`` or ``.send_task`` (a test says so).
 
-Services hand work on through this one module and never ask how they are run: ``start`` for new work
-(a round's tables, its notices, the bots after a grace), ``hand_on`` for the rest of a bounded task. The
-in-process runner (``work_here``: ``bot_tournament --sync``, the demo data) swaps in for the broker: new
-work is left to the caller's loop, and a task's rest goes on where it is.
+Services hand work on through this module and never ask how it is run:
+
+- ``start``: new work (a round's tables, its notices, the bots after a grace), sent once the
+  transaction commits;
+- ``hand_on``: the rest of a bounded task, for a fresh worker slot;
+- ``send_on_commit``: the bots a change wakes (``games.bots_play``), sent on commit wherever the work
+  is done; ``send``: the same at once, for a task or a sweeper that holds no transaction.
+
+The in-process runner (``work_here``: ``bot_tournament --sync``, the demo data) swaps in for the broker:
+new work is left to the caller's loop, a task's rest goes on where it is, and the bots' own tasks run
+eagerly.
 """
 from __future__ import annotations
 
@@ -23,6 +33,7 @@ import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from celery import current_app
 from django.db import transaction
 
 log = logging.getLogger("games.dispatch")
@@ -36,21 +47,32 @@ def broker_down() -> bool:
     return _failed_at is not None and time.monotonic() - _failed_at < RETRY_AFTER
 
 
-def send(task, args: tuple = (), *, countdown: float | None = None) -> bool:
-    """Queue ``task(*args)``; False (and a log line) when the broker is away: never raises for that."""
+def _task(app, name: str):
+    """The task registered as ``name`` in this process, for running it here (the installed apps'
+    ``tasks`` modules are imported the first time one is not known yet)."""
+    if name not in app.tasks:
+        app.autodiscover_tasks(force=True)
+    return app.tasks[name]
+
+
+def send(name: str, args: tuple = (), *, countdown: float | None = None) -> bool:
+    """Queue the task ``name`` with ``args``; False (and a log line) when the broker is away: never raises
+    for that. Where tasks run eagerly, the task runs here and now."""
     global _failed_at
-    if task.app.conf.task_always_eager:
-        task.apply_async(args, countdown=countdown)
+    app = current_app
+    if app.conf.task_always_eager:
+        _task(app, name).apply_async(args, countdown=countdown)
         return True
     if broker_down():
-        log.info("broker down: %s%r left for the sweepers", task.name, args)
+        log.info("broker down: %s%r left for the sweepers", name, args)
         return False
     try:
-        task.apply_async(args, countdown=countdown, retry=False)
+        # the project's tasks keep no result
+        app.send_task(name, args, countdown=countdown, retry=False, ignore_result=True)
     except Exception as exc:
         if _failed_at is None:
             log.warning("the broker does not take tasks (%s): %s%r left for the sweepers",
-                        exc.__class__.__name__, task.name, args)
+                        exc.__class__.__name__, name, args)
         _failed_at = time.monotonic()
         return False
     if _failed_at is not None:
@@ -59,9 +81,9 @@ def send(task, args: tuple = (), *, countdown: float | None = None) -> bool:
     return True
 
 
-def send_on_commit(task, args: tuple = (), *, countdown: float | None = None) -> None:
+def send_on_commit(name: str, args: tuple = (), *, countdown: float | None = None) -> None:
     """``send`` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: send(task, args, countdown=countdown))
+    transaction.on_commit(lambda: send(name, args, countdown=countdown))
 
 
 _here: ContextVar[bool] = ContextVar("dispatch_work_here", default=False)
@@ -72,9 +94,7 @@ def work_here():
     """Do the work this process hands on itself, in the caller's loop, instead of through the broker:
     ``start`` sends nothing (the loop picks the work up), ``hand_on`` says go on here, and Celery runs
     the bots' own tasks eagerly."""
-    from games.tasks import bots_play
-
-    app = bots_play.app
+    app = current_app
     token = _here.set(True)
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
@@ -91,18 +111,18 @@ def works_here() -> bool:
     return _here.get()
 
 
-def start(task, args: tuple = (), *, countdown: float | None = None) -> None:
-    """New work: ``task(*args)`` once the transaction commits (run at once where tasks run eagerly);
+def start(name: str, args: tuple = (), *, countdown: float | None = None) -> None:
+    """New work: the task ``name`` once the transaction commits (run at once where tasks run eagerly);
     under ``work_here`` nothing is sent: the caller's loop takes it up."""
     if not _here.get():
-        send_on_commit(task, args, countdown=countdown)
+        send_on_commit(name, args, countdown=countdown)
 
 
-def hand_on(task, args: tuple = (), *, countdown: float | None = None) -> bool:
+def hand_on(name: str, args: tuple = (), *, countdown: float | None = None) -> bool:
     """The rest of a bounded task (it stays well inside the broker's visibility timeout): True when
-    ``task(*args)`` is queued for a fresh worker slot (the caller stops), False when the caller goes
+    the task ``name`` is queued for a fresh worker slot (the caller stops), False when the caller goes
     on itself (its process runs its tasks: eagerly, or under ``work_here``)."""
-    if _here.get() or task.app.conf.task_always_eager:
+    if _here.get() or current_app.conf.task_always_eager:
         return False
-    send_on_commit(task, args, countdown=countdown)
+    send_on_commit(name, args, countdown=countdown)
     return True

@@ -1,4 +1,4 @@
-"""Every error code the server sends, in one table (issue 26 item 5): the API's schema lists them as the
+"""Every error code the server sends, in one table: the API's schema lists them as the
 enum of ``ErrorOut.code``, the table in docs/api.md is this table (``manage.py error_codes`` prints it, and a
 test holds the two equal), and a test finds every code written anywhere in the code here.
 
@@ -11,6 +11,9 @@ from __future__ import annotations
 import importlib
 
 from django.utils import translation
+
+from games.errors import ILLEGAL_MOVE_STATUS, DomainError
+from games.words import ILLEGAL_MOVE_MESSAGES
 
 #: The modules that define domain errors (imported so that every subclass is known).
 ERROR_MODULES = ("games.errors", "games.services.limits", "league.services.errors", "league.services.people",
@@ -34,8 +37,6 @@ EDGE_CODES = {
 
 
 def _domain_errors() -> dict[str, tuple[int, object]]:
-    from games.errors import DomainError
-
     for module in ERROR_MODULES:
         importlib.import_module(module)
     found, stack = {}, [DomainError]
@@ -49,9 +50,6 @@ def _domain_errors() -> dict[str, tuple[int, object]]:
 
 def table() -> list[dict]:
     """Every code: ``code``, ``status``, ``source`` (``server`` or ``engine``) and its meaning in English."""
-    from games.errors import ILLEGAL_MOVE_STATUS
-    from games.words import ILLEGAL_MOVE_MESSAGES
-
     rows = {}
     for code, (status, meaning) in {**EDGE_CODES, **_domain_errors()}.items():
         rows[code] = {"code": code, "status": status, "source": "server", "meaning": meaning}

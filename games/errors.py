@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from engine import IllegalMove
+from games.words import illegal_move_message
 
 
 class DomainError(Exception):
@@ -136,8 +137,6 @@ def http_error(exc: Exception) -> tuple[int, dict]:
     the player's sentence for its code in the active language (``games.words``); the engine's own
     English explanation, specific to the position, is its ``detail``."""
     if isinstance(exc, IllegalMove):
-        from games.words import illegal_move_message
-
         return ILLEGAL_MOVE_STATUS.get(exc.code, 422), {"code": exc.code, "rule": exc.rule,
                                                         "message": illegal_move_message(exc.code, exc.rule),
                                                         "detail": exc.message}

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 import pgtrigger
 
+from engine.bots import levels_for
 from games.kits import GAME_LABELS, game_choices
 
 # The bots' levels, weakest first (``engine.bots.POLICY_NAMES``), as a person reads them.
@@ -21,8 +22,6 @@ BOT_CHOICES = list(BOT_LEVELS.items())
 
 def bot_choices(game: str) -> list[tuple[str, str]]:
     """The levels ``game`` has bots for (``engine.bots.levels_for``), weakest first, as a person reads them."""
-    from engine.bots import levels_for
-
     return [(level, BOT_LEVELS.get(level, level)) for level in levels_for(game)]
 
 # The store's own events (not the engine's: never folded, never replayed by ``play``); named
@@ -210,7 +209,7 @@ class Snapshot(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")]
 
 
-#: What a token may do beyond reading what its account may read (issue 26 item 7): ``play`` (moves,
+#: What a token may do beyond reading what its account may read: ``play`` (moves,
 #: resigning, accepting and declining invitations), ``challenge`` (challenging, withdrawing, declining all,
 #: choosing who may challenge the account).
 TOKEN_SCOPES = {"play": _("play my matches: move, resign, accept and decline invitations"),

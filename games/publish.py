@@ -1,7 +1,9 @@
-"""Publishing notices for the live streams (issue 22, one-way layers): services call these on commit;
-the SSE views (``games.web.streams``) and their hub read them. Separate from the views so that nothing that
-writes imports the edge. Through Redis (``STREAMS_URL``) when there is one, else as ``StreamNotice`` rows
-(the no-server default)."""
+"""Publishing notices for the live streams, on commit: a match's new position (``match_changed``: the
+event store sends ``events_appended`` and ``games.apps`` hands it here; the store itself does not
+publish), a tournament's change and an account's news (services call these). The SSE views
+(``games.web.streams``) and their hub read them. Separate from the views so that nothing that writes
+imports the edge. Through Redis (``STREAMS_URL``) when there is one, else as ``StreamNotice`` rows (the
+no-server default)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +13,8 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.db import transaction
+
+from games.models import StreamNotice
 
 log = logging.getLogger("games.web.streams")
 
@@ -50,8 +54,6 @@ def _publish(channel: str, message: str) -> None:
     (the pages then catch up at their next read). Without Redis: a ``StreamNotice`` row."""
     global _publish_failed_at
     if not through_redis():
-        from games.models import StreamNotice
-
         try:
             StreamNotice.objects.create(channel=channel, message=message)
         except Exception:

@@ -8,9 +8,10 @@ time (its own check of a running match), with every event as recorded.
 """
 from __future__ import annotations
 
+from engine.core import match_seed
 from engine.record import BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, MATCH_OPENED, SEED_REVEALED, canonical
 from engine.verify import RECORD_FORMAT, RECORD_VERSION, Report, verify_record
-from games import store
+from games import store, words
 from games.models import Event, Match
 
 
@@ -54,7 +55,7 @@ def match_record(match: Match) -> dict:
 
 
 def randomness(match: Match) -> dict | None:
-    """Whose random values went into the deal so far (issue 23 L-16): ``players`` (seats whose person's
+    """Whose random values went into the deal so far: ``players`` (seats whose person's
     browser or client drew one), ``server`` (seats the server contributed for: bots, and people who sent
     none or timed out), and ``server_alone`` when every seat has contributed and none was a person's: the
     server alone fixed the deal. None for a match with a fixed engine seed (tests, benchmarks)."""
@@ -80,9 +81,6 @@ def match_verify(match: Match) -> Report:
 def record_text(match: Match) -> str:
     """A readable form of an ended match's record (like PGN for chess): header tags, then the
     events in words, round by round. The JSON record is the one to verify."""
-    from engine.core import match_seed
-    from games import words
-
     record = match_record(match)
     names = [s["name"] for s in record["seats"]]
     result = record["result"] or {}

@@ -2,36 +2,12 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
-def outside_bots(user_ids) -> set:
-    """The accounts among ``user_ids`` that are outside bots (played by a program through the API):
-    the games show them as bots on an invitation (games do not import the league)."""
-    from league.models import PlayerProfile
-
-    return set(PlayerProfile.objects.filter(user_id__in=user_ids, is_bot_account=True)
-               .values_list("user_id", flat=True))
-
-
 class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = _("Clubs and leagues")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from games.services import match_finished, turn_waiting
-        from league.receivers import on_match_finished, on_turn_waiting
+        from league import receivers  # imports models: only once the apps are loaded
 
-        match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
-        from games.selectors import hooks as games_hooks
-        from league import selectors
-
-        if selectors.match_context not in games_hooks.MATCH_CONTEXT:
-            games_hooks.MATCH_CONTEXT.append(selectors.match_context)
-            games_hooks.HOME_SECTIONS.append(selectors.home_sections)
-        if outside_bots not in games_hooks.BOT_ACCOUNTS:
-            games_hooks.BOT_ACCOUNTS.append(outside_bots)
-        from games.services import limits
-        from league.services.challenge_rules import challenge_gate
-
-        if challenge_gate not in limits.CHALLENGE_GATES:
-            limits.CHALLENGE_GATES.append(challenge_gate)
-        turn_waiting.connect(on_turn_waiting, dispatch_uid="league.turn_waiting")
+        receivers.plug_in()

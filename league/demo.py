@@ -2,11 +2,17 @@
 a finished bot Swiss and a tournament taking entries (people and bots)."""
 from __future__ import annotations
 
+from datetime import date
+
+from django.contrib.auth import get_user_model
+
+from games.models import Match
+from games.services import SeatSpec, bots_advance, match_create
+from league import services
+from league.models import Club, Tournament
+
 
 def demo_extras() -> list[str]:
-    from games.models import Match
-    from games.services import SeatSpec, bots_advance, match_create
-
     notes = []
     if not Match.objects.filter(game="livol", seats__user__isnull=True).exists():
         match = match_create(game="livol", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random"),
@@ -20,13 +26,6 @@ def demo_extras() -> list[str]:
 
 def _demo_club() -> list[str]:
     """Riga Card Club: organiser runs it; anna, janis and ruta are members."""
-    from datetime import date
-
-    from django.contrib.auth import get_user_model
-
-    from league import services
-    from league.models import Club, Tournament
-
     if Club.objects.filter(slug="riga").exists():
         return []
     User = get_user_model()

@@ -1,7 +1,18 @@
-"""Signal receivers of the league: the bridge from finished matches to standings."""
+"""How the league plugs into games (``plug_in``, called by ``league.apps`` once the apps are loaded):
+the signal receivers that bridge finished matches to standings and correspondence turns to e-mails,
+and the hooks games asks without importing the league (where a match belongs, home-page sections,
+which accounts are outside bots, who may challenge whom)."""
 from __future__ import annotations
 
 import logging
+
+from games import dispatch
+from games.selectors import hooks as games_hooks
+from games.services.recording import match_finished, turn_waiting
+from league import selectors
+from league.models import PlayerProfile
+from league.services import rounds
+from league.services.challenge_rules import challenge_gate
 
 log = logging.getLogger("league")
 
@@ -12,16 +23,12 @@ def on_match_finished(sender, match_id: int, **kwargs) -> None:
     A failure must not undo the mover's own commit, so it is logged and retried as a task
     (``league.match_record``); ``tournament_sweep`` is the organiser's last resort.
     """
-    from league import services
-
     try:
-        services.match_result_record(match_id=match_id)
+        rounds.match_result_record(match_id=match_id)
     except Exception:
         log.exception("recording the result of match %s failed; retrying in the background", match_id)
         try:
-            from league.tasks import match_record
-
-            match_record.apply_async((match_id,), countdown=5)
+            dispatch.send("league.match_record", (match_id,), countdown=5)
         except Exception:
             log.exception("could not enqueue the retry for match %s", match_id)
 
@@ -29,8 +36,24 @@ def on_match_finished(sender, match_id: int, **kwargs) -> None:
 def on_turn_waiting(sender, match_id: int, seat: int, **kwargs) -> None:
     """A correspondence turn began (sent on commit): e-mail the person, in the background."""
     try:
-        from league.tasks import notify_turn
-
-        notify_turn.delay(match_id, seat)
+        dispatch.send("league.notify_turn", (match_id, seat))
     except Exception:
         log.exception("could not enqueue the turn e-mail for match %s seat %s", match_id, seat)
+
+
+def outside_bots(user_ids) -> set:
+    """The accounts among ``user_ids`` that are outside bots (played by a program through the API):
+    the games show them as bots on an invitation (games do not import the league)."""
+    return set(PlayerProfile.objects.filter(user_id__in=user_ids, is_bot_account=True)
+               .values_list("user_id", flat=True))
+
+
+def plug_in() -> None:
+    """Connect the receivers and add the league's hooks to games' lists (once, however often called)."""
+    match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
+    turn_waiting.connect(on_turn_waiting, dispatch_uid="league.turn_waiting")
+    for hooks, hook in ((games_hooks.MATCH_CONTEXT, selectors.match_context),
+                        (games_hooks.HOME_SECTIONS, selectors.home_sections),
+                        (games_hooks.BOT_ACCOUNTS, outside_bots), (games_hooks.CHALLENGE_GATES, challenge_gate)):
+        if hook not in hooks:
+            hooks.append(hook)

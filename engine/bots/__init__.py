@@ -18,35 +18,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib
 import random as _random
-from types import ModuleType
-from typing import Any, Callable, cast
+from typing import Any, cast
 
+from engine import registry
+from engine.bots import search
+# the search stands on these too, so they live below both (engine.bots.base)
+from engine.bots.base import Policy as Policy, bots_module as bots_module
 from engine.bots.random_policy import random_policy
-
-#: A bot: (view, legal moves, rng, must_act) -> its move, or None to let optional moves go.
-Policy = Callable[[dict[str, Any], list[dict[str, Any]], _random.Random, bool], dict[str, Any] | None]
 
 POLICY_NAMES = ("random", "greedy", "search-easy", "search", "search-strong")
 #: The search levels (a subset of ``POLICY_NAMES``).
 SEARCH_LEVELS = ("search-easy", "search", "search-strong")
-
-
-def bots_module(game: str) -> ModuleType | None:
-    """A game's bots module: the one its engine module names as ``BOTS`` (a dotted path, for a game that lives
-    outside ``engine/``), else ``engine/bots/<game>.py``; None when it has none. It declares ``POLICIES``
-    (level -> policy) and, if the generic search needs more than the contract says, ``SEARCH``
-    (``engine.bots.search.Spec``)."""
-    from engine import registry
-
-    path = getattr(registry.module(game), "BOTS", None) or f"engine.bots.{game}"
-    try:
-        return importlib.import_module(path)
-    except ModuleNotFoundError as missing:
-        if missing.name != path:
-            raise
-        return None
 
 
 def policy_of(game: str, level: str) -> Policy | None:
@@ -60,8 +43,6 @@ def policy_of(game: str, level: str) -> Policy | None:
         return random_policy
     if level not in SEARCH_LEVELS:
         return None
-    from engine.bots import search
-
     if not search.searchable(game) or level not in search.spec_of(game).budgets:
         return None
     return search.policy_for(game, level)
@@ -119,8 +100,6 @@ def bot_move(game: str, key: int | str, position: int, state: Any, seat: int, po
     """The move ``policy`` makes for ``seat`` at ``position`` of the match whose bot key is ``key``
     (``bot_rng``), from the seat's own view and legal moves only; None when it lets optional moves go
     (a seat holding the turn always moves)."""
-    from engine import registry
-
     engine_game = registry.get(game)
     view = engine_game.view(state, seat)
     legal = engine_game.legal_moves(state, seat)

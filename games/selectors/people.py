@@ -15,7 +15,6 @@ from games import store
 from games.kits import GAME_LABELS
 from games.models import Match, Seat
 from games.selectors import hooks
-from games.services import limits
 from games.words.terms import clock_kind, clock_words, duration_words, options_text, time_left
 
 #: A running match where it is a person's turn, with no clock and no move for this long, is folded
@@ -232,7 +231,7 @@ def waits_for(user, *, now=None) -> dict:
     sections = [section for provider in hooks.HOME_SECTIONS for section in provider(user)]
     return {"your_turn": your_turn, "older": older, "playing": playing, "invitations": invitations,
             "challenges": sum(1 for i in invitations if i["seat"].status == Seat.Status.INVITED),
-            "refusals": bool(limits.CHALLENGE_GATES), "awaiting": awaiting, "results": results,
+            "refusals": bool(hooks.CHALLENGE_GATES), "awaiting": awaiting, "results": results,
             "sections": sections,
             "nothing": not (your_turn or older or playing or invitations or awaiting or sections)}
 

@@ -1,7 +1,7 @@
 """The bots: their choices, their runs, and waking bots left waiting.
 
 A bot sees only its own seat's view and legal moves; its randomness is keyed by (the match's bot key,
-position, seat) (``games.services.matches.bots_key``: derived from the secret), so a repeated task
+position, seat) (``games.services.opening.bots_key``: derived from the secret), so a repeated task
 decides the same. Bots are fast, people are not: while a person may still
 call (LIVOL!/UNO!) before being caught, no bot moves until ``CARDLEAGUE_CALL_GRACE_SECONDS`` have
 passed since the person's card landed — the rules stay as written, the grace only delays the bots.
@@ -18,9 +18,11 @@ from django.utils import timezone
 
 from engine import registry
 from engine.bots import bot_move
-from games import store
+from games import dispatch, store
 from games.models import Match, Seat
-from games.services.matches import bots_key
+from games.services.moves import move_submit
+from games.services.opening import bots_key
+from games.services.recording import record_stretch
 
 
 class BotRun(NamedTuple):
@@ -85,8 +87,6 @@ def bots_stretch(*, match_id: int, seq: int | None = None, bound: int = 200) -> 
     lock is not held for long), in memory from the cached state; then append all their events
     (hash-chained, in one insert) and move the match once. The events are exactly those of one-by-one
     play: each bot decides at its own position, from its own view."""
-    from games.services.moves import record_stretch
-
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None or not match.is_running or (seq is not None and match.last_seq != seq):
         return BotRun(0, False, 0.0)
@@ -120,8 +120,6 @@ def bots_stretch(*, match_id: int, seq: int | None = None, bound: int = 200) -> 
 def bot_move_alone(*, match_id: int) -> bool:
     """One bot move in its own transaction, through ``move_submit`` (the way bots moved before
     stretches; the stretch must record exactly what this records)."""
-    from games.services.moves import move_submit
-
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not match.is_running:
         return False
@@ -138,11 +136,9 @@ def stalled_bots_wake(*, stall_seconds: float) -> list[int]:
     ``stall_seconds`` (their task was lost: a worker killed, a broker restarted; or they waited for
     a person's grace in a process that runs tasks eagerly). Idempotent: the task is for the match's
     current position, and a task for a position already left does nothing. Returns the matches woken."""
-    from games.tasks import bots_play
-
     cutoff = timezone.now() - timedelta(seconds=stall_seconds)
     stalled = list(Match.objects.filter(status=Match.Status.RUNNING, bots_to_act=True, moved_at__lt=cutoff)
                    .values_list("pk", "last_seq")[:500])
     for match_id, seq in stalled:
-        bots_play.delay(match_id, seq)
+        dispatch.send("games.bots_play", (match_id, seq))
     return [match_id for match_id, _ in stalled]

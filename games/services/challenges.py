@@ -6,18 +6,16 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import InvitationClosed, SeatForbidden
-from games.models import MATCH_ABORTED, Match
-from games.services.matches import _end
+from games.models import MATCH_ABORTED, Match, Seat
+from games.selectors.hooks import CHALLENGE_GATES
+from games.services.matches import seat_decline
+from games.services.recording import record_end
 
 
 def challenges_decline_all(*, user, reason: str = "", refused: bool = False) -> list[int]:
     """Decline every challenge waiting for ``user`` at once (a flood of them, say); each is declined as
     one decline would be, with ``reason``. ``refused``: only those whose challenger the account's rules
     now refuse (``limits.CHALLENGE_GATES``). Returns the matches declined."""
-    from games.models import Seat
-    from games.services.limits import CHALLENGE_GATES
-    from games.services.matches import seat_decline
-
     waiting = list(Seat.objects.filter(user=user, status=Seat.Status.INVITED, match__status=Match.Status.WAITING)
                    .select_related("match__created_by").order_by("match_id")[:1000])
     declined = []
@@ -43,5 +41,5 @@ def challenge_withdraw(*, match_id: int, user) -> Match:
         raise SeatForbidden(_("Only the challenger can withdraw a challenge."))
     if not match.is_waiting:
         raise InvitationClosed()
-    _end(match, Match.Status.ABORTED, {"type": MATCH_ABORTED, "reason": "withdrawn", "by": user.get_username()})
+    record_end(match, Match.Status.ABORTED, {"type": MATCH_ABORTED, "reason": "withdrawn", "by": user.get_username()})
     return match

@@ -1,4 +1,4 @@
-"""What one account may start and hold at once (issue 23: H1, M5, L-11, L-17).
+"""What one account may start and hold at once.
 
 - At most ``CARDLEAGUE_MAX_OPEN_MATCHES`` matches waiting or running in which the account holds a seat
   (``too_many_matches``, 429): nobody fills the server with matches of bots playing for ever.
@@ -22,6 +22,8 @@ from django_ratelimit.core import is_ratelimited
 
 from games.errors import MatchError
 from games.models import Match, Seat
+# who may challenge whom: the league fills it with each person's own rules (the home page asks it too)
+from games.selectors.hooks import CHALLENGE_GATES
 
 
 class TooManyMatches(MatchError):
@@ -46,11 +48,6 @@ class ChallengeRefused(MatchError):
     code = "challenge_refused"
     status = 403
     message = _("That player does not take challenges from you.")
-
-
-#: Who may challenge whom: callables ``(challenger, invited) -> message | None`` (the refusal's words, or
-#: None to let the challenge through). The league registers a person's own rules (``league.apps``).
-CHALLENGE_GATES: list = []
 
 
 class OwnBotAtTable(MatchError):

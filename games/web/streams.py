@@ -9,8 +9,9 @@
   client that reconnects misses nothing that still matters).
 
 Same authorisation as the other endpoints: a bearer token or the browser's session. Fan-out across
-processes: after a commit, the store publishes the match's new position (``match_changed``) and
-services publish account news (``notify_user``); each server process has one hub that hands every
+processes: after a commit, the match's new position is published (``match_changed``: the store sends
+``events_appended`` and ``games.apps`` hands it to ``games.publish``) and services publish account news
+(``notify_user``); each server process has one hub that hands every
 notice to the open streams of its channel, which read what is new from the database. With
 ``STREAMS_URL`` (Redis) the hub is one pattern subscription; without it (the no-server default of
 ``make run``, where the worker is another process) notices are rows of ``StreamNotice`` and the hub
@@ -59,7 +60,7 @@ def _holds_streams(request) -> bool:
 def _unavailable(request, what: str):
     """A 503 ``streams_unavailable`` when this server cannot hold the stream (the caller then polls:
     the pages never ask such a server, the reference client asks once and polls); an expected answer,
-    kept out of the server's console (``ExpectedRefusals``)."""
+    kept out of the server's console (``cardleague.log_filters.ExpectedRefusals``)."""
     refusal = _refusal(request, what)
     if refusal is not None:
         request.expected_refusal = True
@@ -71,15 +72,6 @@ def _refusal(request, what: str):
         return _error(503, {"code": "streams_unavailable", "rule": None,
                             "message": f"Streams need an ASGI server (uvicorn); this one is WSGI: {what}"})
     return None
-
-
-class ExpectedRefusals(logging.Filter):
-    """On ``django.request`` (settings.LOGGING), which logs every 5xx as an error: not the refusals a
-    server without streams is expected to give ("Service Unavailable: /api/stream" in the console of
-    a copy without Redis, for every client that tried)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not getattr(getattr(record, "request", None), "expected_refusal", False)
 
 
 # -- the stream views ---------------------------------------------------------------------------------

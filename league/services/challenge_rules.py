@@ -1,4 +1,4 @@
-"""Who may challenge a person (issue 23 M5): a flood of 300 challenges in 13 s made a person's home page
+"""Who may challenge a person: a flood of 300 challenges in 13 s made a person's home page
 28 times slower, and nothing let them say "not from you".
 
 Each person (and each outside bot's owner, for the bot) says whom they take challenges from:
@@ -9,8 +9,8 @@ Each person (and each outside bot's owner, for the bot) says whom they take chal
   Refusing a person refuses their outside bots too.
 
 A refused challenge is ``challenge_refused`` (403), nothing written. A tournament seats its entrants
-regardless: they entered it. ``challenge_gate`` is what ``games.services.limits`` asks (registered in
-``league.apps``); the rest are the writers the settings page and the API call.
+regardless: they entered it. ``challenge_gate`` is what ``games.services.limits`` asks (registered by
+``league.receivers``); the rest are the writers the settings page and the API call.
 """
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Match, Seat
+from games.services.challenges import challenges_decline_all
 from league.models import Club, PlayerProfile
 from league.services.clubs import player_for_user
 from league.services.errors import LeagueError
@@ -87,8 +89,6 @@ def challenge_rules_set(*, user, challenges_from: str | None = None, refused: li
     ``refused`` (the whole list, replacing it), ``refuse`` / ``allow`` (names to add / remove). Challenges
     already waiting from a newly refused person are declined. Raises ``UnknownPeople``, ``TooManyRefused``,
     ``ValueError`` for an unknown ``challenges_from``."""
-    from games.services.challenges import challenges_decline_all
-
     profile = PlayerProfile.objects.select_for_update().get(pk=player_for_user(user=user).pk)
     if challenges_from is not None:
         if challenges_from not in CHALLENGES_FROM:
@@ -116,8 +116,6 @@ def challenge_rules_set(*, user, challenges_from: str | None = None, refused: li
 def challenger_refuse(*, user, match_id: int) -> str | None:
     """Decline the challenge of match ``match_id`` and refuse its challenger's challenges from now on
     (the home page's "Decline and refuse"). Returns the challenger's name."""
-    from games.models import Match, Seat
-
     seat = (Seat.objects.filter(match_id=match_id, user=user, status=Seat.Status.INVITED)
             .select_related("match__created_by").first())
     challenger = seat.match.created_by if seat is not None and seat.match.status == Match.Status.WAITING else None

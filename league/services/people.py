@@ -5,13 +5,16 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models import ApiToken
+from games.services.accounts import api_token_create
 from league.rules.names import look_alike_taken, mixes_scripts, normalised
 from league.models import Club, ClubInvite, PlayerProfile
 from league.services.clubs import player_for_user
@@ -124,9 +127,6 @@ TOKENS_PER_PERSON = 20
 def personal_token_create(*, owner, name: str, scopes: list[str]) -> str:
     """A person's own API token (for their scripts) with ``scopes`` (every token reads what the person
     may read); the key is returned once. Raises ``TooManyTokens``, ``ValueError`` for an unknown scope."""
-    from games.models import ApiToken
-    from games.services import api_token_create
-
     if ApiToken.objects.filter(user=owner).count() >= TOKENS_PER_PERSON:
         raise TooManyTokens()
     return api_token_create(user=owner, name=name.strip()[:80] or "token", scopes=scopes)
@@ -142,10 +142,6 @@ class NotYourToken(LeagueError):
 def bot_account_create(*, owner, name: str) -> tuple[object, str]:
     """An outside bot account run by ``owner``: a user that cannot sign in with a password, a player
     shown as a bot, and its first API token (the key, returned once)."""
-    from games.services import api_token_create
-
-    from django.conf import settings
-
     User = get_user_model()
     if PlayerProfile.objects.filter(owner=owner, is_bot_account=True).count() >= settings.CARDLEAGUE_BOT_ACCOUNTS_PER_PERSON:
         raise TooManyBots()
@@ -164,10 +160,6 @@ def bot_account_create(*, owner, name: str) -> tuple[object, str]:
 def api_token_revoke(*, owner, token_id: int) -> str:
     """Delete one of ``owner``'s tokens, or one of their outside bots' (its streams stop at their next
     read, its next request is a 401); returns the token's name. Raises ``NotYourToken``."""
-    from django.db.models import Q
-
-    from games.models import ApiToken
-
     token = ApiToken.objects.filter(Q(user=owner) | Q(user__player_profile__owner=owner,
                                                       user__player_profile__is_bot_account=True),
                                     pk=token_id).first()
@@ -181,8 +173,6 @@ def api_token_revoke(*, owner, token_id: int) -> str:
 @transaction.atomic
 def bot_token_create(*, owner, bot_user_id: int) -> str:
     """A new API token for one of ``owner``'s outside bots."""
-    from games.services import api_token_create
-
     profile = PlayerProfile.objects.select_related("user").filter(user_id=bot_user_id, owner=owner,
                                                                    is_bot_account=True).first()
     if profile is None:

@@ -247,19 +247,15 @@ def round_start(*, round_id: int) -> Round:
         publish.notify_user(user_id, "round_started", tournament=rnd.tournament_id, round=rnd.number,
                             match=match_id)
     if people:
-        from league import tasks
-
-        dispatch.start(tasks.notify_round, (rnd.pk,))
+        dispatch.start("league.notify_round", (rnd.pk,))
     return rnd
 
 
 def _tables_play(table_ids) -> None:
     """One ``league.table_play`` task per table, handed to the dispatcher (sent on commit; under
     ``dispatch.work_here`` the caller's loop plays them)."""
-    from league import tasks
-
     for table_id in table_ids:
-        dispatch.start(tasks.table_play, (table_id,))
+        dispatch.start("league.table_play", (table_id,))
 
 
 @transaction.atomic
@@ -310,13 +306,9 @@ def table_run(*, table_id: int) -> bool:
                 break
             if run.wait:
                 # a person may still call: the bots wait out the grace in their own task
-                from games.tasks import bots_play
-
-                dispatch.start(bots_play, (match.pk, None), countdown=run.wait)
+                dispatch.start("games.bots_play", (match.pk, None), countdown=run.wait)
                 return False
-            from league import tasks
-
-            if dispatch.hand_on(tasks.table_play, (table_id,)):
+            if dispatch.hand_on("league.table_play", (table_id,)):
                 # a task does bounded work and hands the rest of the match on to a fresh task
                 return False
     table_record(table_id=table_id)

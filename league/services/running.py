@@ -34,10 +34,8 @@ def tournaments_sweep(*, stall_seconds: float) -> dict:
     orphans = list(Table.objects.filter(round__status=Round.Status.RUNNING, round__started_at__lt=cutoff,
                                         kind=Table.Kind.MATCH, match__isnull=True)
                    .exclude(folds__projection=Folded.Projection.STANDINGS).values_list("pk", flat=True)[:500])
-    from league import tasks
-
     for table_id in orphans:
-        tasks.table_play.delay(table_id)
+        dispatch.send("league.table_play", (table_id,))
     return {"recorded": recorded, "requeued": len(orphans)}
 
 

@@ -12,10 +12,12 @@ from ninja import Field, Router, Schema
 from ninja.errors import HttpError
 
 from engine import registry
+from games.web.auth import needs_scope
 from league import selectors
 from games.web.api import RowIdPath, SessionAuth, TokenAuth
 from games.web.schemas import Body, Username, errors
 from league.models import PlayerProfile, Tournament
+from league.services.challenge_rules import challenge_rules, challenge_rules_set
 
 ERRORS = errors(400, 404, 429)
 
@@ -208,8 +210,6 @@ class ChallengeRulesIn(Body):
 def challenge_rules_read(request):
     """Whom you take challenges from. A refused challenge is ``challenge_refused`` (403) to its challenger;
     a tournament seats its entrants regardless."""
-    from league.services.challenge_rules import challenge_rules
-
     return challenge_rules(user=request.user)
 
 
@@ -218,9 +218,6 @@ def challenge_rules_read(request):
 def challenge_rules_write(request, payload: ChallengeRulesIn):
     """Change whom you take challenges from; challenges already waiting that the new rules refuse are
     declined. An unknown name is ``unknown_player`` (404) and nothing changes."""
-    from games.web.auth import needs_scope
-    from league.services.challenge_rules import challenge_rules_set
-
     needs_scope(request, "challenge")
     return challenge_rules_set(user=request.user, challenges_from=payload.challenges_from, refused=payload.refused,
                                refuse=payload.refuse, allow=payload.allow)

@@ -7,11 +7,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import password_validators_help_text_html, validate_password
 from django.utils.translation import gettext_lazy as _
 
+from games.models import TOKEN_SCOPES
+from league.rules.names import look_alike_taken, mixes_scripts, normalised
+
 
 def clean_new_name(name: str) -> str:
     """A new account's name, as stored (NFKC), refused when it mixes scripts or looks like a taken one."""
-    from league.rules.names import look_alike_taken, mixes_scripts, normalised
-
     name = normalised(name)
     if mixes_scripts(name):
         raise forms.ValidationError(_("Use the letters of one alphabet: a name mixing Latin letters with Cyrillic "
@@ -57,7 +58,7 @@ class SettingsForm(forms.Form):
 
 
 class ChallengeRulesForm(forms.Form):
-    """Whom a person takes challenges from (issue 23 M5); ``refuse``: one more person to refuse."""
+    """Whom a person takes challenges from; ``refuse``: one more person to refuse."""
     challenges_from = forms.ChoiceField(
         label=_("Who may challenge you"), widget=forms.RadioSelect,
         choices=[("everyone", _("everyone")), ("clubmates", _("people who share a club with me")),
@@ -77,8 +78,6 @@ class PersonalTokenForm(forms.Form):
                                                    "see at the table, and the match records."))
 
     def __init__(self, *args, **kwargs):
-        from games.models import TOKEN_SCOPES
-
         super().__init__(*args, **kwargs)
         self.fields["scopes"].choices = list(TOKEN_SCOPES.items())
 

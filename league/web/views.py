@@ -20,6 +20,8 @@ from games.kits import GAME_LABELS
 from league import selectors, services
 from league.web.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
 from league.models import LANGUAGE_SESSION_KEY, Club, ClubInvite, League, PlayerProfile, Tournament
+from league.services.challenge_rules import (TooManyRefused, UnknownPeople, challenge_rules, challenge_rules_set,
+                                             challenger_refuse as refuse_challenger)
 
 
 @require_GET
@@ -172,8 +174,6 @@ def account_settings(request):
 
 
 def _settings_page(request, profile, *, form=None, bot_form=None, rules_form=None, token_form=None, status=200):
-    from league.services.challenge_rules import challenge_rules
-
     rules = challenge_rules(user=request.user)
     form = form or SettingsForm(initial={"email": request.user.email, "email_notifications": profile.email_notifications,
                                          "language": profile.language})
@@ -207,8 +207,6 @@ def personal_token_new(request):
 def challenge_rules_save(request):
     """The settings page's "Who may challenge you": the choice, one more person to refuse, or (``allow``)
     one person allowed again. Challenges already waiting that the new rules refuse are declined."""
-    from league.services.challenge_rules import UnknownPeople, TooManyRefused, challenge_rules_set
-
     profile = services.player_for_user(user=request.user)
     allow = request.POST.get("allow", "")
     if allow:
@@ -239,9 +237,7 @@ def challenge_rules_save(request):
 def challenger_refuse(request, match_id: int):
     """An invitation's "Decline and refuse": the challenge is declined and its challenger's challenges
     are refused from now on (undone on the settings page)."""
-    from league.services.challenge_rules import challenger_refuse as refuse
-
-    name = refuse(user=request.user, match_id=match_id)
+    name = refuse_challenger(user=request.user, match_id=match_id)
     if name:
         messages.success(request, _("Declined. Challenges from %(name)s are refused from now on; your settings "
                                     "can allow them again.") % {"name": name})

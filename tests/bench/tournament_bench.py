@@ -155,7 +155,7 @@ def play_raw(match_ids: list[int]) -> tuple[float, int]:
     from engine import registry
     from engine.bots import bot_move
     from games.models import STORE_EVENTS, Event, Match
-    from games.services.matches import bots_key, engine_seed
+    from games.services.opening import bots_key, engine_seed
 
     jobs = []
     for match in Match.objects.filter(pk__in=match_ids).prefetch_related("seats"):

@@ -1,6 +1,6 @@
-"""A hung or refusing broker never holds a request (issue 23, M8): the change is committed and answered,
-the call has a short timeout, and after a failure the broker is left alone for a while (the sweepers
-wake the work later)."""
+"""A hung or refusing broker never holds a request: the change is committed and answered, the call has a
+short timeout, and after a failure the broker is left alone for a while (the sweepers wake the work
+later). Work is handed on by task name."""
 from __future__ import annotations
 
 
@@ -20,19 +20,17 @@ def fresh_breaker():
 
 @pytest.fixture
 def hung_broker(monkeypatch, hung_port):
-    """A Celery app whose Redis broker accepts connections and never answers (the settings' timeouts)."""
+    """A Celery app whose Redis broker accepts connections and never answers (the settings' timeouts),
+    as the dispatcher's app."""
     port, accepted = hung_port
     # Celery lets the CELERY_BROKER_URL environment variable (CI's real Redis) win over an app's broker
     monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
-    # not the current app: the project's shared tasks must keep the project's broker
+    # not Celery's current app (the project's shared tasks keep the project's broker): the dispatcher's only
     app = Celery("hung", broker=f"redis://127.0.0.1:{port}/0", set_as_current=False)
     app.conf.broker_transport_options = {"socket_timeout": 0.3, "socket_connect_timeout": 0.3}
     app.conf.broker_connection_timeout = 0.3
-
-    @app.task(name="hung.wake")
-    def wake(match_id):  # pragma: no cover - never runs: the broker never takes it
-        return match_id
-    return wake, accepted
+    monkeypatch.setattr(dispatch, "current_app", app)
+    return "hung.wake", accepted
 
 
 def test_a_hung_broker_costs_one_short_timeout_then_is_left_alone(hung_broker):
@@ -56,7 +54,7 @@ def test_a_change_is_committed_and_answered_when_the_broker_refuses(db, hung_bro
     assert dispatch.broker_down()
 
 
-def test_eagerly_run_tasks_let_their_errors_through():
+def test_eagerly_run_tasks_let_their_errors_through(monkeypatch):
     # a process that runs its tasks here (tests, --sync): a task's error is a bug, not a broker away
     app = Celery("eager", set_as_current=False)
     app.conf.task_always_eager = True
@@ -65,6 +63,24 @@ def test_eagerly_run_tasks_let_their_errors_through():
     @app.task(name="eager.fails")
     def fails():
         raise RuntimeError("a bug")
+    monkeypatch.setattr(dispatch, "current_app", app)
     with pytest.raises(RuntimeError):
-        dispatch.send(fails)
+        dispatch.send("eager.fails")
     assert not dispatch.broker_down()
+
+
+def test_a_task_is_found_by_its_name_where_tasks_run_eagerly(db):
+    # given this process runs its tasks eagerly (the suite does) and a sweeper's name
+    # when it is sent by name, then it ran here (the project's tasks modules are found by name alone)
+    assert dispatch.send("games.sweep") is True
+
+
+def test_work_here_runs_the_bots_tasks_eagerly_and_leaves_new_work_to_the_loop(monkeypatch):
+    sent = []
+    monkeypatch.setattr(dispatch, "send_on_commit", lambda name, args=(), **kwargs: sent.append(name))
+    with dispatch.work_here():
+        assert dispatch.works_here() and dispatch.current_app.conf.task_always_eager
+        dispatch.start("league.table_play", (1,))
+        assert dispatch.hand_on("league.table_play", (1,)) is False
+    # then nothing was sent: the caller's loop takes the work up
+    assert sent == [] and not dispatch.works_here()

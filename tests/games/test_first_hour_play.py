@@ -184,9 +184,9 @@ def test_a_person_who_presses_resign_still_reads_as_resigned(people):
 
 def test_the_banner_names_the_bot_that_plays_a_given_up_seat(people, monkeypatch):
     # given a three-seat match where janis resigns on his turn; the bot that takes his seat has not moved yet
-    from games import tasks
+    from games import dispatch
 
-    monkeypatch.setattr(tasks.bots_play, "delay", lambda *args, **kwargs: None)
+    monkeypatch.setattr(dispatch, "send_on_commit", lambda *args, **kwargs: None)
     match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1]),
                                               SeatSpec(user=people[2])], seed="stand-in-banner")
     turn, _ = turn_of(match)

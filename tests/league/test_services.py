@@ -478,7 +478,7 @@ def test_a_failing_receiver_leaves_the_move_committed_and_retries_in_the_backgro
             raise OperationalError("deadlock detected")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "match_result_record", flaky)
+    monkeypatch.setattr("league.services.rounds.match_result_record", flaky)
     # when the last move is made and the first attempt to record it fails
     with django_capture_on_commit_callbacks(execute=True):
         bots_advance(match_id=table.match_id, budget=100000)

@@ -6,6 +6,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from league.demo import demo_extras
+
 DEMO_PASSWORD = "cardleague-demo"
 PEOPLE = [("organiser", True), ("anna", False), ("janis", False), ("ruta", False)]
 
@@ -22,8 +24,6 @@ class Command(BaseCommand):
                     user.set_password(DEMO_PASSWORD)
                     user.is_staff = user.is_superuser = staff
                     user.save()
-        from league.demo import demo_extras
-
         notes = demo_extras()
         self.stdout.write("")
         self.stdout.write("Demo logins (password for all: %s):" % DEMO_PASSWORD)
