@@ -351,7 +351,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     # a stream refused by a server without streams is expected (the client polls): not an error line
-    "filters": {"expected_refusals": {"()": "games.web.streams.ExpectedRefusals"}},
+    "filters": {"expected_refusals": {"()": "cardleague.logging.ExpectedRefusals"}},
     "loggers": {"django.request": {"filters": ["expected_refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -194,13 +194,11 @@ def _seats(match) -> list[dict]:
 def match_detail(request, match_id: RowIdPath):
     """The match, its clock, each seat's deadline (null when the seat need not act), and whose random
     values went into the deal (``randomness``: which seats the server contributed for)."""
-    from games.records import randomness
-
     match = access_match(request.user, match_id)
     return {"id": match.pk, "game": match.game, "status": match.status, "options": match.options,
             "clock": match.clock, "timeout_rule": match.timeout_rule, "seats": _seats(match),
             "last_seq": match.last_seq, "seed_commitment": match.seed_commitment, "result": match.result,
-            "your_seats": seats_of(request.user, match), "randomness": randomness(match)}
+            "your_seats": seats_of(request.user, match), "randomness": records.randomness(match)}
 
 
 @router.post("/{match_id}/join", response={200: MatchOut, **errors(400, 401, 403, 404, 409, 413, 429)})
@@ -338,9 +336,8 @@ def challenges_decline_all(request, payload: DeclineIn | None = None):
     """Decline every challenge waiting for you at once (each as ``/decline`` would, with the optional
     ``reason``); tournament seats are not challenges and stay. Returns the matches declined."""
     needs_scope(request, "challenge")
-    from games.services.challenges import challenges_decline_all as decline_all
-
-    return {"declined": decline_all(user=request.user, reason=payload.reason if payload is not None else "")}
+    declined = challenges.challenges_decline_all(user=request.user, reason=payload.reason if payload is not None else "")
+    return {"declined": declined}
 
 
 @challenges_router.get("", response={200: list[ChallengeOut], **errors(400, 401, 429)})
