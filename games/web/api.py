@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from ninja import Body as NinjaBody
 from ninja import Path, Query, Router, Schema, Status
 from ninja.errors import Throttled
 from ninja.security import HttpBearer
@@ -38,7 +39,7 @@ from games.web.schemas import (
     _schema_only,
     documented,
     errors,
-    move_json,
+    move_of,
     title,
 )
 from games.selectors.matches_of import challenges_of, matches_of
@@ -256,18 +257,18 @@ def match_legal(request, match_id: RowIdPath, seat: SeatQuery = None):
 
 
 @router.post("/{match_id}/moves", response={200: EventsOut, **errors(400, 401, 403, 404, 409, 413, 422, 429)})
-def match_move(request, match_id: RowIdPath, payload: MoveIn):
+def match_move(request, match_id: RowIdPath, payload: NinjaBody[MoveIn]):  # a tagged union: named a body
     """Submit a move for a seat you hold: ``{"game": …, "move": {…}, "expected_seq": …}``, where ``game`` is
-    the match's game and picks the move schemas (``type`` picks the move within a game);
-    ``expected_seq`` guards against stale views.
+    the match's game and picks the move schemas (``type`` picks the move within a game); without ``game``,
+    the move is read as one of the match's game. ``expected_seq`` guards against stale views.
 
     400: the move's shape (``malformed_move``, ``unknown_card``), ``wrong_game`` (not the match's); 409: ``stale_seq`` or
     ``match_over``; 422: the engine's refusal, with its rule (``not_your_turn``, …)."""
     needs_scope(request, "play")
     match, seat = access_play(request, match_id, payload.seat)  # a refused move (no seat, …) counts too
-    if payload.game != match.game:
+    if getattr(payload, "game", match.game) != match.game:
         raise WrongGame(game=match.game)
-    rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
+    rows = services.move_submit(match_id=match.pk, seat=seat, move=move_of(payload, match.game),
                                 expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
     return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": selectors.feed_of(match, rows, seat)}

@@ -116,7 +116,7 @@ def _invalid(request, exc: ValidationError) -> DomainError:
         kind = functools.partial(EdgeRefusal, "malformed_request")
     games = ", ".join(registry.names())
     if no_game and a_move:
-        message = _("Name the match's game in \"game\" beside the move (livol, uno_flip, karuselis, iota or cardavia).")
+        message = _("Leave \"game\" out, or name the match's game in it: %(games)s.") % {"games": games}
     elif no_game:
         message = _("Name one of the games in \"game\": %(games)s.") % {"games": games}
     else:
