@@ -337,7 +337,8 @@ def challenges_decline_all(request, payload: DeclineIn | None = None):
     """Decline every challenge waiting for you at once (each as ``/decline`` would, with the optional
     ``reason``); tournament seats are not challenges and stay. Returns the matches declined."""
     needs_scope(request, "challenge")
-    declined = challenges.challenges_decline_all(user=request.user, reason=payload.reason if payload is not None else "")
+    reason = payload.reason if payload is not None else ""
+    declined = challenges.challenges_decline_all(user=request.user, reason=reason)
     return {"declined": declined}
 
 
