@@ -20,7 +20,7 @@ django_application = get_wsgi_application()
 from django.conf import settings  # noqa: E402 - after Django is set up
 
 from games.web.stream_edge import with_streams  # noqa: E402 - after Django is set up
-from games.web.streams import STREAMS_SERVED  # noqa: E402 - after Django is set up
+from games.web.streaming import STREAMS_SERVED  # noqa: E402 - after Django is set up
 
 
 def _streams_served_here(environ, start_response):

@@ -13,6 +13,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.utils import timezone, translation
 
+from games.web.respond import EdgeRefusal, respond
 from league.models import LANGUAGE_SESSION_KEY, PlayerProfile
 
 
@@ -76,7 +77,6 @@ class ReaderTimeZoneMiddleware:
             timezone.deactivate()
 
 
-
 class ApiJsonBodiesMiddleware:
     """The API reads JSON only: a request under ``/api/`` that sends a body of another type (a form, plain
     text, XML) is a 415 ``unsupported_media_type`` with the project's error shape, before any parsing
@@ -91,12 +91,10 @@ class ApiJsonBodiesMiddleware:
         if (request.path.startswith("/api/") and request.method in ("POST", "PUT", "PATCH")
                 and _has_body(request) and request.content_type not in self.JSON_TYPES
                 and not request.content_type.endswith("+json")):
-            from django.http import JsonResponse
-
-            return JsonResponse({"code": "unsupported_media_type", "rule": None,
-                                 "message": str(translation.gettext("Send the request's body as JSON "
-                                                                    "(Content-Type: application/json)."))},
-                                status=415, headers={"Accept-Post": "application/json"})
+            response = respond(request, EdgeRefusal("unsupported_media_type", translation.gettext(
+                "Send the request's body as JSON (Content-Type: application/json).")))
+            response["Accept-Post"] = "application/json"
+            return response
         return self.get_response(request)
 
 

@@ -1,7 +1,9 @@
 """``access_*`` helpers: fetch and authorise in one call, so no view forgets a check."""
 from __future__ import annotations
 
+from django.apps import apps
 from django.conf import settings
+from django.core.cache import cache
 from django_ratelimit.core import is_ratelimited
 
 from games.errors import MatchNotFound, NotSignedIn, RateLimited, SeatForbidden
@@ -75,15 +77,12 @@ def account_or_address(group, request) -> str:
 
 def _budget_holder(user) -> int:
     """The account whose limits a request counts against: the owner of an outside bot, else itself.
-    Remembered in the cache (an account's owner never changes): no query on a request's path."""
-    from django.core.cache import cache
-
+    Remembered in the cache (an account's owner never changes): no query on a request's path. The profile is
+    the league's, asked of the app registry: the games app imports nothing of the league."""
     joined = getattr(user, "date_joined", None)
     key = f"budget-holder:{user.pk}:{joined.timestamp() if joined else ''}"  # a reused id is another account
     held = cache.get(key)
     if held is None:
-        from django.apps import apps
-
         owner = (apps.get_model("league", "PlayerProfile").objects
                  .filter(user_id=user.pk, is_bot_account=True).values_list("owner_id", flat=True).first())
         held = owner or user.pk

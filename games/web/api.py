@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from ninja import Body as NinjaBody
 from ninja import Path, Query, Router, Schema, Status
 from ninja.errors import Throttled
 from ninja.security import HttpBearer
@@ -38,7 +39,7 @@ from games.web.schemas import (
     _schema_only,
     documented,
     errors,
-    move_json,
+    move_of,
     title,
 )
 from games.selectors import feeds, people
@@ -195,13 +196,11 @@ def _seats(match) -> list[dict]:
 def match_detail(request, match_id: RowIdPath):
     """The match, its clock, each seat's deadline (null when the seat need not act), and whose random
     values went into the deal (``randomness``: which seats the server contributed for)."""
-    from games.records import randomness
-
     match = access_match(request.user, match_id)
     return {"id": match.pk, "game": match.game, "status": match.status, "options": match.options,
             "clock": match.clock, "timeout_rule": match.timeout_rule, "seats": _seats(match),
             "last_seq": match.last_seq, "seed_commitment": match.seed_commitment, "result": match.result,
-            "your_seats": seats_of(request.user, match), "randomness": randomness(match)}
+            "your_seats": seats_of(request.user, match), "randomness": records.randomness(match)}
 
 
 @router.post("/{match_id}/join", response={200: MatchOut, **errors(400, 401, 403, 404, 409, 413, 429)})
@@ -259,18 +258,18 @@ def match_legal(request, match_id: RowIdPath, seat: SeatQuery = None):
 
 
 @router.post("/{match_id}/moves", response={200: EventsOut, **errors(400, 401, 403, 404, 409, 413, 422, 429)})
-def match_move(request, match_id: RowIdPath, payload: MoveIn):
+def match_move(request, match_id: RowIdPath, payload: NinjaBody[MoveIn]):  # a tagged union: named a body
     """Submit a move for a seat you hold: ``{"game": …, "move": {…}, "expected_seq": …}``, where ``game`` is
-    the match's game and picks the move schemas (``type`` picks the move within a game);
-    ``expected_seq`` guards against stale views.
+    the match's game and picks the move schemas (``type`` picks the move within a game); without ``game``,
+    the move is read as one of the match's game. ``expected_seq`` guards against stale views.
 
     400: the move's shape (``malformed_move``, ``unknown_card``), ``wrong_game`` (not the match's); 409: ``stale_seq`` or
     ``match_over``; 422: the engine's refusal, with its rule (``not_your_turn``, …)."""
     needs_scope(request, "play")
     match, seat = access_play(request, match_id, payload.seat)  # a refused move (no seat, …) counts too
-    if payload.game != match.game:
+    if getattr(payload, "game", match.game) != match.game:
         raise WrongGame(game=match.game)
-    rows = services.move_submit(match_id=match.pk, seat=seat, move=move_json(payload.move),
+    rows = services.move_submit(match_id=match.pk, seat=seat, move=move_of(payload, match.game),
                                 expected_seq=payload.expected_seq)
     match.refresh_from_db(fields=["status", "last_seq"])
     return {"game": match.game, "seat": seat, "seq": match.last_seq, "events": feeds.feed_of(match, rows, seat)}
@@ -339,9 +338,9 @@ def challenges_decline_all(request, payload: DeclineIn | None = None):
     """Decline every challenge waiting for you at once (each as ``/decline`` would, with the optional
     ``reason``); tournament seats are not challenges and stay. Returns the matches declined."""
     needs_scope(request, "challenge")
-    from games.services.challenges import challenges_decline_all as decline_all
-
-    return {"declined": decline_all(user=request.user, reason=payload.reason if payload is not None else "")}
+    reason = payload.reason if payload is not None else ""
+    declined = challenges.challenges_decline_all(user=request.user, reason=reason)
+    return {"declined": declined}
 
 
 @challenges_router.get("", response={200: list[ChallengeOut], **errors(400, 401, 429)})

@@ -8,18 +8,20 @@ from importlib import import_module
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django_ratelimit.core import get_usage
 
 from games.web.access import client_address
-from games.errors import TokenScope
+from games.errors import RateLimited, TokenScope
 from games.models import ApiToken
 
 
-class TooManyWrongTokens(Exception):
-    """This address sent too many wrong tokens: refuse (429) for ``wait`` seconds."""
+class TooManyWrongTokens(RateLimited):
+    """This address sent too many wrong tokens: refused (429) for ``wait`` seconds."""
+    message = _("too many wrong tokens from this address")
 
     def __init__(self, wait: int):
-        super().__init__(wait)
+        super().__init__()
         self.wait = int(wait or 60)
 
 

@@ -3,12 +3,15 @@ streams (Server-Sent Events, served by ``games.web.streams`` outside ninja) with
 payload, and the enum of every error code (``games.error_codes``)."""
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from engine import registry
+from engine.verify import record_schema
 from games import error_codes
-from games.web.schemas import GameName, title
+from games.web.schemas import DOCUMENTED, DOCUMENTED_AS, EVENT_COMPONENTS, GameName, title
 
 
 class StreamHello(BaseModel):
@@ -85,8 +88,6 @@ def _responses(events: dict[str, str], statuses: tuple[int, ...]) -> dict:
 def _event_schema(ref: str) -> dict:
     """A stream event's schema: a component, or (``GameEvent``) the event of the match's game."""
     if ref == "GameEvent":
-        from engine import registry
-
         return {"oneOf": [{"$ref": f"#/components/schemas/{title(game)}Event"} for game in registry.names()],
                 "description": "an event of the match's game (``LivolEvent``, ``IotaEvent``, …)"}
     return {"$ref": f"#/components/schemas/{ref}"}
@@ -94,8 +95,6 @@ def _event_schema(ref: str) -> dict:
 
 def _ref_of(what: str) -> str | None:
     """The schema an event's words name in backticks: ``(`StreamHello`)``."""
-    import re
-
     found = re.search(r"\(`([A-Za-z]+)`", what)
     return found.group(1) if found else None
 
@@ -149,8 +148,6 @@ STREAMS = {
 
 def _record_schema() -> dict:
     """``engine/match-record.schema.json`` (the offline verifier's own), as an OpenAPI component."""
-    from engine.verify import record_schema
-
     found = record_schema()
     record = _nullable_as_any_of({k: v for k, v in found.items() if k not in ("$schema", "$id")})
     # the result is the API's Outcome (a named component: generators skip an unnamed object in a union)
@@ -179,8 +176,6 @@ def _nullable_as_any_of(node):
 def _refer(node) -> None:
     """Each field documented as a schema it is not built from (``games.web.schemas._schema_only``) becomes a
     ``$ref`` to that schema's component."""
-    from games.web.schemas import DOCUMENTED_AS
-
     stack = [node]
     while stack:
         item = stack.pop()
@@ -195,8 +190,6 @@ def _refer(node) -> None:
 
 def extend(schema: dict) -> dict:
     """Add the streams and the error codes' enum to ninja's schema (in place; returned)."""
-    from games.web.schemas import DOCUMENTED, EVENT_COMPONENTS
-
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for model in (*_SSE_MODELS, *DOCUMENTED.values()):
         found = model.model_json_schema(ref_template="#/components/schemas/{model}")

@@ -10,14 +10,20 @@ from __future__ import annotations
 from typing import Annotated, Literal, Union
 
 from ninja import Schema
+from ninja.errors import ValidationError
 from pydantic import (
     ConfigDict,
+    Discriminator,
     Field,
+    SkipValidation,
     StringConstraints,
+    Tag,
+    TypeAdapter,
     WithJsonSchema,
     create_model,
     model_validator,
 )
+from pydantic import ValidationError as ShapeError
 
 from engine import protocol, registry
 from engine.core import CONTRIBUTION_PATTERN
@@ -82,15 +88,19 @@ def title(game: str) -> str:
     return "".join(part.title() for part in game.split("_"))
 
 
+def _game_models(suffix: str, base: type, field: str, types: dict, default=...) -> dict[str, type]:
+    """One model per game (``LivolMoveIn``, ``IotaMoveIn``, …): ``base``'s fields, ``game`` (the game's
+    name) and ``field`` of that game's type (``default``: a factory when it may be left out)."""
+    return {game: create_model(title(game) + suffix, __base__=base, __doc__=f"{suffix} of a {game} match.",
+                               game=(Literal[game], ...),
+                               **{field: (kind, ... if default is ... else Field(default_factory=default(game)))})
+            for game, kind in types.items()}
+
+
 def _per_game(suffix: str, base: type, field: str, types: dict, default=...):
-    """One model per game (``LivolMoveIn``, ``IotaMoveIn``, …): ``base``'s fields, ``game`` (the
-    discriminator: the game's name) and ``field`` of that game's type (``default``: a factory when it may
-    be left out); their union, discriminated by ``game``."""
-    models = [create_model(title(game) + suffix, __base__=base, __doc__=f"{suffix} of a {game} match.",
-                           game=(Literal[game], ...),
-                           **{field: (kind, ... if default is ... else Field(default_factory=default(game)))})
-              for game, kind in types.items()]
-    return Annotated[Union[tuple(models)], Field(discriminator="game")]
+    """The union of the per-game models (``_game_models``), discriminated by ``game``."""
+    models = _game_models(suffix, base, field, types, default)
+    return Annotated[Union[tuple(models.values())], Field(discriminator="game")]
 
 
 def _options_model(game: str) -> type:
@@ -121,15 +131,53 @@ class _MoveInBase(Body):
     expected_seq: Position | None = None
 
 
-#: A move request (issue 26: a union a generated client can tell apart): ``game`` names the match's
-#: game and picks the move schemas; within a game ``type`` picks the move. No two move schemas of one
-#: game share their ``type``, so a client never parses one game's move as another's and drops a key.
-MoveIn = _per_game("MoveIn", _MoveInBase, "move", GAME_MOVES)
+class MoveWithoutGame(_MoveInBase):
+    """A move request that names no game (as clients written before ``game`` existed send it): ``move`` is
+    read as a move of the match's game, and refused (``malformed_move``) if it is not one."""
+    move: SkipValidation[Union[tuple(GAME_MOVES.values())]]
+
+
+#: The tag of a move request without ``game`` (it shows in the location of an error in its body).
+WITHOUT_GAME = "without_game"
+
+
+def _named_game(body):
+    """Which model reads a move request: its ``game``'s, or ``MoveWithoutGame`` when it names none (a ``game``
+    that is not a game's name is refused as such)."""
+    if not isinstance(body, dict) or "game" not in body:
+        return WITHOUT_GAME  # (not an object: refused by the model, ``Body``)
+    game = body["game"]
+    return game if isinstance(game, str) and game != WITHOUT_GAME else None
+
+
+#: A move request (a union a generated client can tell apart): ``game`` names the match's game and picks the
+#: move schemas; within a game ``type`` picks the move. No two move schemas of one game share their ``type``,
+#: so a client never parses one game's move as another's and drops a key. A request without ``game`` is still
+#: taken: its move is read as the match's game's once the match is known (``move_of``).
+MoveIn = Annotated[Union[tuple(Annotated[model, Tag(game)]
+                               for game, model in _game_models("MoveIn", _MoveInBase, "move", GAME_MOVES).items())
+                         + (Annotated[MoveWithoutGame, Tag(WITHOUT_GAME)],)],
+                   Discriminator(_named_game)]
+
+_MOVE_READERS = {game: TypeAdapter(kind) for game, kind in GAME_MOVES.items()}
 
 
 def move_json(move) -> dict:
     """The move as the client sent it (only the keys it gave), for the engine and the event store."""
     return move.model_dump(by_alias=True, exclude_unset=True)
+
+
+def move_of(payload, game: str) -> dict:
+    """The move of a move request, as ``move_json`` gives it, for a match of ``game``: a request that named its
+    game was read by its game's schema already; one without ``game`` is read now, a move of another shape
+    refused as the API refuses any body of the wrong shape (``malformed_move``, ``errors`` saying where)."""
+    if not isinstance(payload, MoveWithoutGame):
+        return move_json(payload.move)
+    try:
+        return move_json(_MOVE_READERS[game].validate_python(payload.move))
+    except ShapeError as exc:
+        raise ValidationError([{**e, "loc": ("body", "payload", WITHOUT_GAME, "move", *e["loc"])}
+                               for e in exc.errors(include_url=False)]) from None
 
 
 class ErrorOut(Schema):

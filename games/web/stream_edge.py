@@ -18,9 +18,10 @@ import re
 
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
-from django.http import JsonResponse
+from django.utils.translation import gettext_lazy as _
 
 from games.web import streams
+from games.web.respond import EdgeRefusal, respond
 
 ROUTES = (
     (re.compile(r"^/api/matches/(?P<match_id>[0-9]{1,18})/stream/?$"), "match"),
@@ -47,8 +48,7 @@ async def serve(scope, receive, send, kind: str, args: dict) -> None:
     try:
         request.get_host()
     except DisallowedHost:
-        return await _send(JsonResponse({"code": "bad_host", "rule": None, "message": "unknown host"}, status=400),
-                           receive, send)
+        return await _send(respond(request, EdgeRefusal("bad_host", _("unknown host"))), receive, send)
     if kind == "match":
         response = await streams.match_stream(request, int(args["match_id"]))
     elif kind == "tournament":

@@ -1,31 +1,37 @@
 """Pages: home, new match, play (htmx board), replay, audit, rules. Thin: parse, call, render."""
 from __future__ import annotations
 
+import json
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
 from games.kits import kit
-from games.web import params
+from games.web import params, streaming
 from games.web.params import count, parse_move
 from games import services
-from games.web import streams
 from games.web.access import access_match, access_play, seats_of
+from games.records import match_record as record_of
 from games.records import match_verify, randomness
-from games.errors import DomainError, MalformedRequest, MatchNotFound, RateLimited, http_error
-from games.web.forms import NewMatchForm
+from games.errors import DomainError, MalformedRequest, MatchError, RateLimited, http_error
+from games.web.forms import NewMatchForm, options_words
+from games.web.respond import respond
 from games.models import Match
 from games.selectors import board, feeds, log, replay
 from games.selectors.people import match_people, players, table_seats, turn_clock, waits_for, waits_version
 from games.selectors.rules import rules_page
 from games.services import SeatSpec
+from games.services.challenges import challenges_decline_all as decline_all
+from games.services.limits import challenges_allowed, new_match_allowed, one_hand_each
 
 
 def home(request):
@@ -36,7 +42,7 @@ def home(request):
     if request.user.is_authenticated:
         context["waits"] = waits_for(request.user)
         context["waits_version"] = waits_version(request.user)
-        context["waits_stream_url"] = reverse("account_stream") if streams.available(request) else None
+        context["waits_stream_url"] = reverse("account_stream") if streaming.available(request) else None
         context["recent"] = Match.objects.filter(status=Match.Status.FINISHED).order_by("-finished_at")[:10]
     return render(request, "games/home.html", context)
 
@@ -57,9 +63,6 @@ def home_waits(request):
 @login_required
 @require_POST
 def match_new(request):
-    from games.errors import MatchError
-    from games.services.limits import challenges_allowed, new_match_allowed, one_hand_each
-
     form = NewMatchForm(request.POST, user=request.user)
     try:
         new_match_allowed(request.user)  # every attempt counts, refused ones too
@@ -122,21 +125,19 @@ def _board_context(request, match: Match, since: int | None = None) -> dict:
     # live without polling where the server has streams: the seat's own event stream, from the position
     # the page shows (not from event 1: a long match's page would fetch its board once per old event)
     context["stream_url"] = _url("match_stream", match, {**seat_query, "after": match.last_seq}) \
-        if streams.available(request) and not match.has_ended else None
+        if streaming.available(request) and not match.has_ended else None
     context.update(_game_assets(match))
     return context
 
 
 def _domain(fn):
-    """Map domain errors to pages: 404 for an unknown match, the status otherwise."""
+    """A domain error as the page's answer (``games.web.respond``): Not Found for an unknown match, else its
+    status with ``code: message``."""
     def wrapper(request, *args, **kwargs):
         try:
             return fn(request, *args, **kwargs)
-        except MatchNotFound:
-            raise Http404() from None
         except DomainError as exc:
-            status, body = http_error(exc)
-            return HttpResponse(f"{body['code']}: {body['message']}", status=status, content_type="text/plain")
+            return respond(request, exc, as_="page")
     wrapper.__name__ = fn.__name__
     return wrapper
 
@@ -173,10 +174,10 @@ def match_move(request, match_id: int):
         match, seat = access_play(request, match_id, seat)
     except RateLimited as exc:
         # over the move budget, nothing sent to the match: a seated person's board says so
-        status, error = http_error(exc)
         match = access_match(request.user, match_id)
         if not request.htmx or not seats_of(request.user, match):
-            return HttpResponse(f"{error['code']}: {error['message']}", status=status, content_type="text/plain")
+            return respond(request, exc, as_="page")
+        _, error = http_error(exc)
         context = _board_context(request, match)
         context["error"] = error
         return render(request, "games/_board.html", context)
@@ -185,9 +186,9 @@ def match_move(request, match_id: int):
         before = _position(request.POST.get("expected_seq"))
         services.move_submit(match_id=match.pk, seat=seat, move=move, expected_seq=before)
     except (IllegalMove, DomainError) as exc:
-        status, error = http_error(exc)  # an illegal move's message is in words (games.words)
         if not request.htmx:
-            return HttpResponse(f"{error['code']}: {error['message']}", status=status, content_type="text/plain")
+            return respond(request, exc, as_="page")
+        _, error = http_error(exc)  # an illegal move's message is in words (games.words)
     if not request.htmx:
         return redirect("match_play", match_id=match.pk)
     match.refresh_from_db()
@@ -208,11 +209,8 @@ def _position(text: str | None) -> int | None:
 
 
 def rate_limited(request, exception=None):
-    """django-ratelimit's answer (RATELIMIT_VIEW): 429 with the project's error shape."""
-    status, body = http_error(RateLimited())
-    response = HttpResponse(f"{body['code']}: {body['message']}", status=status, content_type="text/plain")
-    response["Retry-After"] = "60"
-    return response
+    """django-ratelimit's answer (RATELIMIT_VIEW): 429 with the project's error shape and ``Retry-After``."""
+    return respond(request, RateLimited(), as_="page")
 
 
 @login_required
@@ -270,8 +268,6 @@ def rules(request, game: str):
         context = rules_page(game, get_language())
     except KeyError:
         raise Http404() from None
-    from games.web.forms import options_words
-
     context["match_options"] = options_words(game)
     return render(request, f"rules/{game}.html", context)
 
@@ -306,11 +302,6 @@ def match_decline(request, match_id: int):
 def challenges_decline_all(request):
     """The home page's "Decline all": every challenge waiting for the person is declined (tournament
     seats stay)."""
-    from django.contrib import messages
-    from django.utils.translation import ngettext
-
-    from games.services.challenges import challenges_decline_all as decline_all
-
     declined = decline_all(user=request.user)
     messages.success(request, ngettext("%(n)d challenge declined.", "%(n)d challenges declined.", len(declined))
                      % {"n": len(declined)})
@@ -334,10 +325,6 @@ def match_resign(request, match_id: int):
 @_domain
 def match_record(request, match_id: int):
     """"Download record": the portable record of an ended match, to verify offline."""
-    import json
-
-    from games.records import match_record as record_of
-
     match = access_match(request.user, match_id)
     if not match.has_ended:
         raise Http404()

@@ -62,7 +62,7 @@ def tournament_live(request, tournament_id: int):
 
 
 def _tournament_context(request, tournament_id: int) -> dict:
-    from games.web import streams
+    from games.web import streaming
     from league.services.rounds import pairing_rules
 
     tournament = _tournament(tournament_id)
@@ -70,7 +70,7 @@ def _tournament_context(request, tournament_id: int) -> dict:
     context["pairing_rules"] = pairing_rules(tournament)
     running = tournament.status == Tournament.Status.RUNNING
     context["stream_url"] = reverse("tournament_stream", args=[tournament.pk]) \
-        if streams.available(request) and running else None
+        if streaming.available(request) and running else None
     return context
 
 

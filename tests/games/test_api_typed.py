@@ -11,7 +11,7 @@ from pydantic import TypeAdapter
 
 from engine import registry
 from games.models import Event, Match
-from games.web.schemas import GAME_MOVES
+from games.web.schemas import GAME_MOVES, title
 from games.services import SeatSpec, match_create
 
 STEPS = 400
@@ -59,15 +59,20 @@ def test_no_two_move_schemas_of_one_game_share_their_type():
         assert len(types) == len(set(types)), name
 
 
-def test_the_move_request_schema_is_discriminated_by_game_then_by_type(db):
+def test_the_move_request_schema_is_one_per_game_by_type_or_one_without_game(db):
     schema = Client().get("/api/openapi.json").json()
     body = schema["paths"]["/api/matches/{match_id}/moves"]["post"]["requestBody"]["content"]["application/json"]
-    assert body["schema"]["discriminator"]["propertyName"] == "game"
     components = schema["components"]["schemas"]
-    for ref in body["schema"]["discriminator"]["mapping"].values():
-        wrapper = components[ref.rsplit("/", 1)[1]]
+    names = [ref["$ref"].rsplit("/", 1)[1] for ref in body["schema"]["oneOf"]]
+    assert sorted(names) == sorted([f"{title(game)}MoveIn" for game in registry.names()] + ["MoveWithoutGame"])
+    for name in names[:-1]:
+        wrapper = components[name]
         assert "game" in wrapper["required"] and "move" in wrapper["required"]
         assert wrapper["properties"]["move"]["discriminator"]["propertyName"] == "type"
+    # a request without game (as clients written before it existed send) takes a move of any game's shape
+    without = components["MoveWithoutGame"]
+    assert "game" not in without["properties"] and without["additionalProperties"] is False
+    assert len(without["properties"]["move"]["anyOf"]) == len(registry.names())
     legal = schema["paths"]["/api/matches/{match_id}/legal"]["get"]["responses"]["200"]["content"]
     assert legal["application/json"]["schema"]["discriminator"]["propertyName"] == "game"
 
@@ -97,17 +102,38 @@ def test_an_iota_pass_keeps_the_cards_it_returns(iota_match):
     assert sorted(recorded.payload["returned"]) == sorted(returning["return"])
 
 
-def test_a_move_that_names_no_game_or_another_game_is_refused_and_nothing_is_written(iota_match):
+def test_a_move_that_names_another_game_or_none_that_exists_is_refused_and_nothing_is_written(iota_match):
     match, client = iota_match
     before = Match.objects.get(pk=match.pk).last_seq
-    unnamed = client.post(f"/api/matches/{match.pk}/moves", {"move": {"type": "pass"}},
-                          content_type="application/json")
-    assert unnamed.status_code == 400 and unnamed.json()["code"] == "malformed_move"
-    assert '"game"' in unnamed.json()["message"]
     other = client.post(f"/api/matches/{match.pk}/moves", {"game": "cardavia", "move": {"type": "keep"}},
                         content_type="application/json")
     assert other.status_code == 400 and other.json()["code"] == "wrong_game"
+    unknown = client.post(f"/api/matches/{match.pk}/moves", {"game": "chess", "move": {"type": "pass"}},
+                          content_type="application/json")
+    assert unknown.status_code == 400 and unknown.json()["code"] == "malformed_move"
+    assert '"game"' in unknown.json()["message"] and "iota" in unknown.json()["message"]
     assert Match.objects.get(pk=match.pk).last_seq == before
+
+
+def test_a_move_without_game_is_read_as_a_move_of_the_matchs_game(iota_match):
+    """A client written before ``game`` existed still plays: the server takes the game from the match. An IOTA
+    ``pass`` keeps its ``return`` (it is read as IOTA's pass, not UNO FLIP's), and a move of another shape is
+    refused as the schema would refuse it, with nothing written."""
+    match, client = iota_match
+    legal = client.get(f"/api/matches/{match.pk}/legal").json()
+    before = legal["seq"]
+    foreign = client.post(f"/api/matches/{match.pk}/moves", {"move": {"type": "keep"}, "expected_seq": before},
+                          content_type="application/json")
+    assert foreign.status_code == 400 and foreign.json()["code"] == "malformed_move"
+    assert foreign.json()["errors"][0]["loc"][:4] == ["body", "payload", "without_game", "move"]
+    assert Match.objects.get(pk=match.pk).last_seq == before
+    returning = next(m for m in legal["moves"] if m["type"] == "pass" and m["return"])
+    response = client.post(f"/api/matches/{match.pk}/moves", {"move": returning, "expected_seq": before},
+                           content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert response.json()["game"] == "iota"
+    recorded = Event.objects.get(match=match, type="passed")
+    assert sorted(recorded.payload["returned"]) == sorted(returning["return"])
 
 
 def views_of_random_play(name: str, seed: str):

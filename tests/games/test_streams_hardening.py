@@ -11,7 +11,7 @@ import threading
 import httpx
 import pytest
 
-from games.web import streams
+from games.web import stream_hubs, streaming, streams
 from games.services import SeatSpec, bots_advance, match_create
 from tests.games.test_streams import events, read_frames, token_for
 
@@ -20,7 +20,7 @@ def test_a_stream_cancelled_just_as_a_notice_arrives_ends():
     # given a stream waiting for its next notice
     async def scenario():
         queue: asyncio.Queue = asyncio.Queue()
-        waiting = asyncio.get_running_loop().create_task(streams._next_message((None, "c", queue), 30))
+        waiting = asyncio.get_running_loop().create_task(stream_hubs.next_message((None, "c", queue), 30))
         await asyncio.sleep(0)  # the stream is now waiting on its queue
         # when a notice arrives in the same instant as the client leaves (its task is cancelled)
         queue.put_nowait("12")
@@ -36,9 +36,9 @@ def test_a_notice_or_silence_is_what_a_waiting_stream_reads():
         queue: asyncio.Queue = asyncio.Queue()
         subscription = (None, "c", queue)
         queue.put_nowait("5")
-        assert await streams._next_message(subscription, 1) == "5"
-        assert await streams._next_message(subscription, 0.01) is None
-        assert await streams._next_message(subscription, 0) is None
+        assert await stream_hubs.next_message(subscription, 1) == "5"
+        assert await stream_hubs.next_message(subscription, 0.01) is None
+        assert await stream_hubs.next_message(subscription, 0) is None
     asyncio.run(scenario())
 
 
@@ -46,7 +46,7 @@ def test_streams_that_start_together_open_one_subscription():
     # given a process whose streams' hub is not subscribed yet, and a Redis that answers slowly
     opened = []
 
-    class Hub(streams._Hub):
+    class Hub(stream_hubs.Hub):
         async def _connect(self):
             opened.append(1)
             await asyncio.sleep(0.01)
@@ -67,8 +67,9 @@ def test_streams_that_start_together_open_one_subscription():
 
 @pytest.mark.parametrize("text,expected", [("0", 0), ("17", 17), ("²", None), ("１２", None), ("-1", None),
                                            ("", None), ("9" * 5000, None), ("12a", None), (None, None)])
-def test_a_count_in_a_stream_request_is_ascii_digits_and_short(text, expected):
-    assert streams._digits(text, 9) == expected
+def test_a_count_in_a_stream_request_is_ascii_digits_and_short(rf, text, expected):
+    headers = {} if text is None else {"HTTP_LAST_EVENT_ID": text}
+    assert streams._position(rf.get("/api/stream", **headers)) == (expected or 0)
 
 
 pytestmark_db = pytest.mark.django_db(transaction=True)
@@ -107,7 +108,7 @@ def test_a_stream_opened_after_a_position_starts_there(asgi_server, people):
 
 @pytestmark_db
 def test_the_play_page_opens_its_stream_from_the_position_it_shows(client, people, settings, monkeypatch):
-    monkeypatch.setattr(streams, "available", lambda request: True)
+    monkeypatch.setattr(streaming, "available", lambda request: True)
     match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")], seed="page-after",
                          wake_bots=False)
     match.refresh_from_db()
@@ -138,19 +139,19 @@ def test_streams_are_capped_per_account_per_address_and_per_process(settings):
         caps.take(1, "10.0.0.1")
         caps.take(1, "10.0.0.1")
         refused = caps.refusal(1, "10.0.0.1")
-        assert refused.status_code == 429 and refused["Retry-After"] == "17"
-        assert json.loads(refused.content)["code"] == "too_many_streams"
+        assert refused.status == 429 and refused.wait == 17
+        assert refused.code == "too_many_streams"
         # another account at the same address may open one more, then the address is full (tournament
         # streams need no account: they count against the address)
         assert caps.refusal(2, "10.0.0.1") is None
         caps.take(2, "10.0.0.1")
-        assert caps.refusal(None, "10.0.0.1").status_code == 429
+        assert caps.refusal(None, "10.0.0.1").status == 429
         # the process holds five in all: then a 503, whoever asks
         caps.take(3, "10.0.0.2")
         caps.take(None, "10.0.0.3")
         full = caps.refusal(4, "10.0.0.4")
-        assert full.status_code == 503 and json.loads(full.content)["code"] == "streams_full"
-        assert full["Retry-After"] == "17"
+        assert full.status == 503 and full.code == "streams_full"
+        assert full.wait == 17
         # a stream that ends gives its place back
         caps.give_back(1, "10.0.0.1")
         assert caps.refusal(4, "10.0.0.4") is None and caps.refusal(1, "10.0.0.1") is None
@@ -345,15 +346,15 @@ def test_streams_end_when_their_readers_leave_mid_match(asgi_server, people):
 def test_a_new_streams_start_does_not_wait_behind_busy_readers(settings):
     # given every stream-reader thread busy with the reads of streams that are behind (M3)
     settings.CARDLEAGUE_STREAM_DB_READS = 2
-    streams._readers = None
+    stream_hubs._readers = None
     gate = threading.Event()
 
     async def scenario():
-        busy = [asyncio.ensure_future(streams._reading(gate.wait)()) for _ in range(10)]
+        busy = [asyncio.ensure_future(stream_hubs.reading(gate.wait)()) for _ in range(10)]
         await asyncio.sleep(0)
         try:
             # when a new stream starts (authentication, what waits for the account, the tournament's id)
-            started = await asyncio.wait_for(streams._authenticating(lambda: "started")(), 30)
+            started = await asyncio.wait_for(stream_hubs.authenticating(lambda: "started")(), 30)
         finally:
             gate.set()
             await asyncio.gather(*busy)
@@ -362,5 +363,5 @@ def test_a_new_streams_start_does_not_wait_behind_busy_readers(settings):
         # then it starts on its own threads, not behind those reads
         assert asyncio.run(scenario()) == "started"
     finally:
-        streams._readers.shutdown(wait=False)
-        streams._readers = None
+        stream_hubs._readers.shutdown(wait=False)
+        stream_hubs._readers = None
