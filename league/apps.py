@@ -22,7 +22,7 @@ class LeagueConfig(AppConfig):
 
         match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
         from games import selectors as match_selectors
-        from league import selectors
+        from league.selectors import hooks as selectors
 
         if selectors.match_context not in match_selectors.MATCH_CONTEXT:
             match_selectors.MATCH_CONTEXT.append(selectors.match_context)

@@ -36,16 +36,17 @@ tuple of (table size, side of each seat) for the sizes at which partners play as
 from __future__ import annotations
 
 import itertools
-import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypedDict
 
 import networkx as nx
 from django.utils.translation import gettext_lazy as _
 
 from league.rules import schedules
+from league.rules.schedules import table_sizes
 
 BYE = "bye"
 
@@ -80,6 +81,12 @@ class Contender:
 Sides = tuple[tuple[int, tuple[int, ...]], ...]
 
 
+class PairingRules(TypedDict):
+    """A rule set in words, as the tournament page's legend "How the tables are drawn" shows it."""
+    ordered: bool
+    rules: list[str]
+
+
 def sides_at(sides: Sides, size: int) -> tuple[int, ...] | None:
     """The side of each seat at a table of ``size`` when partners play there (else None)."""
     for k, of_seat in sides:
@@ -96,27 +103,8 @@ def partner_pairs(table: Sequence[int], of_seat: Sequence[int] | None) -> list[t
 
 
 # ---------------------------------------------------------------------------
-# Table sizes and seats
+# Seats (the table sizes are ``league.rules.schedules.table_sizes``)
 # ---------------------------------------------------------------------------
-
-def table_sizes(n: int, seats: int, min_seats: int) -> tuple[list[int], int]:
-    """Split ``n`` players into tables of ``min_seats``..``seats`` players.
-
-    Fewest byes first, then fewest tables, with sizes as even as possible
-    (largest first). Returns (sizes, byes).
-    """
-    if seats < min_seats or min_seats < 1:
-        raise ValueError("seats per table must be at least the game's minimum")
-    for byes in range(n + 1):
-        m = n - byes
-        if m == 0:
-            return [], byes
-        t = math.ceil(m / seats)
-        if t * min_seats <= m:
-            base, extra = divmod(m, t)
-            return [base + 1] * extra + [base] * (t - extra), byes
-    return [], n  # pragma: no cover - the loop always returns
-
 
 def seat_order(players: Sequence[int], seat_counts: dict[int, Counter], of_seat: Sequence[int] | None = None,
                partner_counts: dict[int, Counter] | None = None) -> tuple[int, ...]:
@@ -641,27 +629,38 @@ ROUND_ROBIN_DOUBLE_PARTNERS = _("A double round robin plays the same tables agai
                                 "(so that the partners change where they can).")
 
 
-def pairing_rules(kind: str, seats: int, min_seats: int = 2, sides: Sides = (), field: int | None = None,
-                  double: bool = False) -> dict:
-    """The pairing rules of a tournament in words: ``rules`` (sentences) and ``ordered`` (true when each
-    rule decides only among the draws equal on the ones before it). ``kind``: how its rounds are paired
-    (``league.tournament_formats``' ``pairing``: "swiss", "knockout" or "schedule", a round robin's, played
-    twice when ``double``); ``field``: the number of players, when known (it decides whether everybody
-    fits one table)."""
+def _partner_lines(seats: int, sides: Sides) -> list[str]:
+    """One sentence per table size up to ``seats`` at which partners play (``PARTNER_ROTATION``)."""
     partnered = sorted({k for k, of_seat in sides if k <= seats and len(set(of_seat)) < k})
-    partner_lines = [str(PARTNER_ROTATION % {"n": k}) for k in partnered]
-    if kind == "swiss":
-        if seats == 2:
-            return {"ordered": True, "rules": [str(s) for s in SWISS_CRITERIA] + [str(SWISS_SEATS)]}
-        return {"ordered": True, "rules": [str(SWISS_TABLES_CRITERIA[0] % {"min": min_seats, "max": seats})]
-                + [str(s) for s in SWISS_TABLES_CRITERIA[1:]] + partner_lines}
-    if kind == "knockout":
-        return {"ordered": False, "rules": [str(s) for s in KNOCKOUT_RULES]}
+    return [str(PARTNER_ROTATION % {"n": k}) for k in partnered]
+
+
+# Each rule set in words: ``rules`` (sentences) and ``ordered`` (true when each rule decides only among
+# the draws equal on the ones before it). The tournament formats (``league.formats``) say which is theirs.
+
+def swiss_rules(seats: int, min_seats: int = 2, sides: Sides = ()) -> PairingRules:
+    """How a Swiss round is drawn (``swiss_pairs`` at two seats, ``swiss_tables`` at more)."""
+    if seats == 2:
+        return {"ordered": True, "rules": [str(s) for s in SWISS_CRITERIA] + [str(SWISS_SEATS)]}
+    return {"ordered": True, "rules": [str(SWISS_TABLES_CRITERIA[0] % {"min": min_seats, "max": seats})]
+            + [str(s) for s in SWISS_TABLES_CRITERIA[1:]] + _partner_lines(seats, sides)}
+
+
+def knockout_rules() -> PairingRules:
+    """How a knockout's tables are drawn (``knockout_slots``, ``knockout_next``)."""
+    return {"ordered": False, "rules": [str(s) for s in KNOCKOUT_RULES]}
+
+
+def round_robin_rules(seats: int, sides: Sides = (), field: int | None = None,
+                      double: bool = False) -> PairingRules:
+    """How a round robin's schedule is drawn (``round_robin``), played twice when ``double``. ``field``:
+    the number of players, when known (it decides whether everybody fits one table)."""
     if seats == 2:
         return {"ordered": False, "rules": [str(s) for s in ROUND_ROBIN_TWO_SEATS]}
     if field is not None and field <= seats:
         one = ROUND_ROBIN_ONE_TABLE_PARTNERS if sides_at(sides, field) is not None else ROUND_ROBIN_ONE_TABLE
         return {"ordered": False, "rules": [str(one)]}
+    partner_lines = _partner_lines(seats, sides)
     again = ROUND_ROBIN_DOUBLE_PARTNERS if partner_lines else ROUND_ROBIN_DOUBLE
     return {"ordered": True, "rules": [str(s) for s in ROUND_ROBIN_TABLES] + partner_lines
             + ([str(again)] if double else [])}

@@ -1,7 +1,7 @@
 """Round-robin schedules at tables of three or more seats: which players sit together in each round.
 
 No Django here. A *shape* is what every round looks like: ``n`` players, the table sizes of a round
-and the number of byes (``pairing.table_sizes``). A schedule for a shape is a list of rounds, each a
+and the number of byes (``table_sizes``). A schedule for a shape is a list of rounds, each a
 list of tables (player numbers ``0..n-1``) and the round's byes. What a schedule must be, in order:
 
 1. every round has the shape (every player once: at one table, or on a bye);
@@ -26,6 +26,8 @@ import itertools
 import json
 import math
 import random
+import sys
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +35,25 @@ from pathlib import Path
 TABLE_FILE = Path(__file__).with_name("schedules.json")
 
 Round = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]   # (tables, byes)
+
+
+def table_sizes(n: int, seats: int, min_seats: int) -> tuple[list[int], int]:
+    """Split ``n`` players into tables of ``min_seats``..``seats`` players.
+
+    Fewest byes first, then fewest tables, with sizes as even as possible
+    (largest first). Returns (sizes, byes).
+    """
+    if seats < min_seats or min_seats < 1:
+        raise ValueError("seats per table must be at least the game's minimum")
+    for byes in range(n + 1):
+        m = n - byes
+        if m == 0:
+            return [], byes
+        t = math.ceil(m / seats)
+        if t * min_seats <= m:
+            base, extra = divmod(m, t)
+            return [base + 1] * extra + [base] * (t - extra), byes
+    return [], n  # pragma: no cover - the loop always returns
 
 
 def shape_key(n: int, sizes: Sequence[int], byes: int) -> str:
@@ -349,8 +370,6 @@ LONG_SEARCH = {"steps": 400_000, "restarts": 6}
 def stored_shapes() -> list[tuple[int, tuple[int, ...], int]]:
     """Every shape ``schedules.json`` holds: more players than one table seats, for each table size
     and game minimum clubs use."""
-    from league.rules.pairing import table_sizes
-
     shapes = []
     for seats in STORED_SEATS:
         for min_seats in STORED_MIN_SEATS:
@@ -365,9 +384,6 @@ def stored_shapes() -> list[tuple[int, tuple[int, ...], int]]:
 
 
 def main() -> None:  # pragma: no cover - run by hand to refresh schedules.json (takes a few minutes)
-    import sys
-    import time
-
     out = dict(_stored())
     for n, sizes, byes in stored_shapes():
         key = shape_key(n, sizes, byes)

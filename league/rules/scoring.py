@@ -69,7 +69,7 @@ class Rules:
         league = tournament.league
         return cls(two_seat=tournament.seats_per_table == 2, win=league.win_points, draw=league.draw_points,
                    loss=league.loss_points, place_points=tuple(league.place_points or ()),
-                   bye_points=league.bye_points if tournament.format_rules.bye_scores else 0,
+                   bye_points=tournament.format_rules.bye_points(exact(league.bye_points)),
                    forfeit_rule=league.forfeit_rule)
 
     @property
