@@ -106,8 +106,8 @@ def partner_pairs(table: Sequence[int], of_seat: Sequence[int] | None) -> list[t
 # Seats (the table sizes are ``league.rules.schedules.table_sizes``)
 # ---------------------------------------------------------------------------
 
-def seat_order(players: Sequence[int], seat_counts: dict[int, Counter], of_seat: Sequence[int] | None = None,
-               partner_counts: dict[int, Counter] | None = None) -> tuple[int, ...]:
+def seat_order(players: Sequence[int], seat_counts: dict[int, Counter[int]], of_seat: Sequence[int] | None = None,
+               partner_counts: dict[int, Counter[int]] | None = None) -> tuple[int, ...]:
     """Seat the players of one table so that everyone gets the seats they held least.
 
     An assignment problem (minimum total of "times already in this seat", squared), solved as a
@@ -139,14 +139,14 @@ def seat_order(players: Sequence[int], seat_counts: dict[int, Counter], of_seat:
             cost = counts[i][s] ** 2 * (k * k + 1) + ((s - i) % k)
             graph.add_edge(("p", i), ("s", s), weight=((most + 1) ** 2) * (k * k + 1) * 2 - cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
-    seat_of = {}
+    seat_of: dict[int, int] = {}
     for a, b in matching:
         (pa, ia), (_x, ib) = a, b
         if pa == "p":
             seat_of[ia] = ib
         else:
             seat_of[ib] = ia
-    out = [None] * k
+    out = [0] * k
     for i, s in seat_of.items():
         out[s] = players[i]
     return tuple(out)
@@ -192,7 +192,7 @@ def round_robin(n: int, seats: int = 2, min_seats: int = 2, double: bool = False
         rounds = []
         for pairs in berger_rounds(n):
             tables = tuple((a, b) for a, b in pairs if a is not None and b is not None)
-            rests = tuple(a if b is None else b for a, b in pairs if a is None or b is None)
+            rests = tuple(p for a, b in pairs if a is None or b is None for p in (a, b) if p is not None)
             rounds.append(Pairing(tables, rests))
         if double:
             rounds += [Pairing(tuple((b, a) for a, b in p.tables), p.byes) for p in rounds]
@@ -200,12 +200,12 @@ def round_robin(n: int, seats: int = 2, min_seats: int = 2, double: bool = False
     return list(_multi_seat_round_robin(n, seats, min_seats, double, tuple(sides)))
 
 
-def partner_splits(players: Sequence[int], of_seat: Sequence[int]) -> list[frozenset]:
+def partner_splits(players: Sequence[int], of_seat: Sequence[int]) -> list[frozenset[frozenset[int]]]:
     """Every way of splitting one table's players into partnerships of the sizes ``of_seat`` gives."""
     shapes = sorted(Counter(of_seat).values(), reverse=True)
-    out: list[frozenset] = []
+    out: list[frozenset[frozenset[int]]] = []
 
-    def walk(rest: list[int], sizes: list[int], done: list[frozenset]) -> None:
+    def walk(rest: list[int], sizes: list[int], done: list[frozenset[int]]) -> None:
         if not rest:
             split = frozenset(done)
             if split not in out:
@@ -236,8 +236,8 @@ def _multi_seat_round_robin(n: int, seats: int, min_seats: int, double: bool, si
     robin plays the same tables again: with the seat order reversed, or, with partnerships,
     seated again the same way (so the partners change where they can).
     """
-    seat_counts: dict[int, Counter] = {p: Counter() for p in range(n)}
-    partner_counts: dict[int, Counter] = {p: Counter() for p in range(n)}
+    seat_counts: dict[int, Counter[int]] = {p: Counter() for p in range(n)}
+    partner_counts: dict[int, Counter[int]] = {p: Counter() for p in range(n)}
 
     def seated(table: Sequence[int]) -> tuple[int, ...]:
         of_seat = sides_at(sides, len(table))
@@ -392,7 +392,8 @@ def bye_candidates(players: Sequence[Contender]) -> list[Contender]:
     return [p for p in players if p.byes == fewest]
 
 
-def _seat_pair(a: int, b: int, rank: dict, prefs: dict, imbalance: dict) -> tuple[int, int]:
+def _seat_pair(a: int, b: int, rank: dict[int, int], prefs: dict[int, tuple[int, int]],
+               imbalance: dict[int, int]) -> tuple[int, int]:
     """Who takes seat 0, as FIDE allocates colours: satisfy both preferences
     when they differ; otherwise the stronger preference wins (absolute, then
     strong, then mild); between two absolute ones the wider seat imbalance
@@ -466,10 +467,10 @@ def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int, sides
         tables[ti][xi], tables[tj][yi] = tables[tj][yi], tables[ti][xi]
     seat_counts = {p.id: Counter(p.seats) for p in players}
     partner_counts = {p.id: Counter(p.partners) for p in players}
-    seated = [seat_order(sorted(t, key=rank.get), seat_counts, sides_at(sides, len(t)), partner_counts)
+    seated = [seat_order(sorted(t, key=rank.__getitem__), seat_counts, sides_at(sides, len(t)), partner_counts)
               for t in tables]
     seated.sort(key=lambda t: min(rank[p] for p in t))
-    return Pairing(tuple(seated), tuple(sorted(bye_ids, key=rank.get)))
+    return Pairing(tuple(seated), tuple(sorted(bye_ids, key=rank.__getitem__)))
 
 
 def swiss_table_byes(players: Sequence[Contender], count: int) -> list[int]:
@@ -479,7 +480,7 @@ def swiss_table_byes(players: Sequence[Contender], count: int) -> list[int]:
     return [p.id for p in sorted(players, key=lambda p: (p.byes, -rank[p.id]))[:count]]
 
 
-def repeat_meetings(tables: Iterable[Sequence[int]], opponents: dict[int, Counter]) -> int:
+def repeat_meetings(tables: Iterable[Sequence[int]], opponents: dict[int, Counter[int]]) -> int:
     """How many earlier meetings the players at these tables have had with each other."""
     return sum(opponents.get(a, Counter())[b] for t in tables for a, b in itertools.combinations(t, 2))
 

@@ -31,10 +31,12 @@ import time
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 TABLE_FILE = Path(__file__).with_name("schedules.json")
 
 Round = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]   # (tables, byes)
+Quality = tuple[int, int, int, int, int]   # ``quality``: smaller is better
 
 
 def table_sizes(n: int, seats: int, min_seats: int) -> tuple[list[int], int]:
@@ -84,7 +86,7 @@ def lower_bound(n: int, sizes: Sequence[int], byes: int) -> int:
         rounds += 1
 
 
-def quality(n: int, schedule: Sequence[Round]) -> tuple[int, int, int, int, int]:
+def quality(n: int, schedule: Sequence[Round]) -> Quality:
     """(pairs never meeting, rounds, most meetings of a pair, sum of squared meetings, bye spread):
     smaller is better, in this order."""
     met = [[0] * n for _ in range(n)]
@@ -137,22 +139,23 @@ def _anneal(n: int, sizes: Sequence[int], byes: int, rounds: int, rng: random.Ra
     """
     groups = list(sizes) + ([byes] if byes else [])
     tables = len(sizes)
+    members: list[list[list[int]]] = []
     if start is None:
-        members = []
         for r in range(rounds):
             order = list(range(n))
             rng.shuffle(order)
             # byes rotate to start with: round r rests players r*byes, r*byes+1, ... (mod n)
             resting = [(r * byes + j) % n for j in range(byes)]
             order = [p for p in order if p not in resting] + resting
-            mem, i = [], 0
-            for g in groups:
-                mem.append(order[i:i + g])
-                i += g
-            members.append(mem)
+            cut: list[list[int]] = []
+            i = 0
+            for size in groups:
+                cut.append(order[i:i + size])
+                i += size
+            members.append(cut)
     else:
         members = [[list(g) for g in mem] for mem in start]
-    group_of = []
+    group_of: list[list[int]] = []
     for mem in members:
         go = [0] * n
         for gi, g in enumerate(mem):
@@ -201,8 +204,8 @@ def _anneal(n: int, sizes: Sequence[int], byes: int, rounds: int, rng: random.Ra
             if met[a][b] == 0:      # bring b to a's table
                 if go[a] >= tables or go[a] == go[b]:
                     continue
-                mem = members[r][go[a]]
-                x, y = b, mem[randrange(len(mem))]
+                at_a = members[r][go[a]]
+                x, y = b, at_a[randrange(len(at_a))]
                 if y == a:
                     continue
             else:                   # take b away from a's table
@@ -276,7 +279,6 @@ def search(n: int, sizes: Sequence[int], byes: int, steps: int = 30_000, restart
     the most meetings of a pair while it can; stage 3 evens the meetings out. Each stage tries
     ``restarts`` seeded runs of ``steps`` steps.
     """
-    sizes = list(sizes)
     tables = len(sizes)
     pairs = n * (n - 1) // 2
     per_round = sum(s * (s - 1) // 2 for s in sizes)
@@ -285,7 +287,7 @@ def search(n: int, sizes: Sequence[int], byes: int, steps: int = 30_000, restart
     while True:
         cover_cost = [1] + [0] * (rounds + 1)
         cover_wrong = [True] + [False] * (rounds + 1)
-        found = None
+        found: tuple[Quality, list[list[list[int]]]] | None = None
         for attempt in range(restarts):
             rng = random.Random(f"{label}/{rounds}/cover/{attempt}")
             members = _anneal(n, sizes, byes, rounds, rng, steps, cover_cost, cover_wrong)
@@ -294,6 +296,7 @@ def search(n: int, sizes: Sequence[int], byes: int, steps: int = 30_000, restart
                 found = (q, members)
             if q[0] == 0:
                 break
+        assert found is not None  # restarts >= 1
         if found[0][0] == 0:
             break
         rounds += 1
@@ -344,9 +347,10 @@ def canonical(n: int, schedule: Sequence[Round]) -> list[Round]:
 # ---------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _stored() -> dict[str, list]:
+def _stored() -> dict[str, list[Any]]:
     try:
-        return json.loads(TABLE_FILE.read_text(encoding="utf-8"))["schedules"]
+        stored: dict[str, list[Any]] = json.loads(TABLE_FILE.read_text(encoding="utf-8"))["schedules"]
+        return stored
     except FileNotFoundError:  # pragma: no cover - the file ships with the code
         return {}
 
