@@ -1,8 +1,8 @@
-"""``manage.py bot_tournament --game GAME --format swiss|round_robin|knockout --players N [--rounds R]
+"""``manage.py bot_tournament --game GAME --format FORMAT --players N [--rounds R]
 [--seed S] [--sync]``
 
-Creates a tournament of N bots (in the "Bot arena" club, one league per game),
-runs it to the end — through Celery (a worker must be running) or in this
+Creates a tournament of N bots (FORMAT: a format's name, ``league.formats``) in the "Bot arena"
+club, one league per game, runs it to the end — through Celery (a worker must be running) or in this
 process with ``--sync`` — and prints the final standings.
 
 ``--seed S`` derives every match's secret from S (``league.services.seeding``), so the same command
