@@ -109,7 +109,7 @@ class TournamentFormat:
     name: ClassVar[str]
     #: Its name as a person reads it.
     label: ClassVar[str | Promise]
-    #: One sentence saying how it is played (the tournament page, the admin's help).
+    #: One sentence saying how it is played (the tournament page, above its pairing rules).
     description: ClassVar[str | Promise]
 
     def planned_rounds(self, setup: Setup, field: int) -> int:
