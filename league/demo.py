@@ -41,11 +41,11 @@ def _demo_club() -> list[str]:
                                                 "game_points", "wins"], clock={"move_days": 1})
     season = services.season_create(league_id=league.pk, name="Autumn", starts_on=date.today())
     swiss = services.tournament_create(league_id=league.pk, season_id=season.pk, name="Autumn bot Swiss",
-                                       format=Tournament.Format.SWISS, rounds=2, seeding=Tournament.Seeding.ENTRY)
+                                       format="swiss", rounds=2, seeding=Tournament.Seeding.ENTRY)
     services.bots_add(tournament_id=swiss.pk, count=4, policy="greedy")
     services.tournament_run(tournament_id=swiss.pk)
     open_night = services.tournament_create(league_id=league.pk, season_id=season.pk,
-                                            name="Club night (people and bots)", format=Tournament.Format.SWISS,
+                                            name="Club night (people and bots)", format="swiss",
                                             rounds=3)
     for name in ("anna", "janis", "ruta"):
         if name in people:

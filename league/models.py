@@ -22,7 +22,7 @@ from engine import registry
 from games.kits import GAME_LABELS, game_choices
 from games.models import BOT_CHOICES, Match
 from games.clock_rules import check_clock
-from league import tournament_formats
+from league.formats.base import TournamentFormat, format_choices, get as format_of
 from league.rules.tiebreaks import exact
 
 TIE_BREAKS = {
@@ -299,13 +299,6 @@ class Season(models.Model):
 
 
 class Tournament(models.Model):
-    class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", _("Round robin")
-        DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round robin")
-        SWISS = "swiss", _("Swiss")
-        KNOCKOUT = "knockout", _("Knockout")
-        LEAGUE = "league", _("League season (weekly fixtures, home and away)")
-
     class Status(models.TextChoices):
         DRAFT = "draft", _("taking entries")
         RUNNING = "running", _("running")
@@ -320,7 +313,8 @@ class Tournament(models.Model):
     season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments",
                                verbose_name=_("season"))
     name = models.CharField(_("name"), max_length=120)
-    format = models.CharField(_("format"), max_length=24, choices=Format.choices, default=Format.SWISS)
+    # a format's name (``league.formats``); its choices are the registry's, so a new format needs no migration
+    format = models.CharField(_("format"), max_length=24, choices=format_choices, default="swiss")
     game = models.CharField(_("game"), max_length=32, choices=game_choices)
     options = models.JSONField(_("match options"), default=dict, blank=True)
     clock = models.JSONField(_("clock"), null=True, blank=True,
@@ -365,13 +359,10 @@ class Tournament(models.Model):
         return GAME_LABELS.get(self.game, self.game)
 
     @property
-    def format_rules(self) -> tournament_formats.TournamentFormat:
-        """The format as one object (``league.tournament_formats``): pairing, planned rounds, byes, bracket."""
-        return tournament_formats.of(self.format)
-
-    @property
-    def is_round_robin(self) -> bool:
-        return self.format_rules.scheduled
+    def format_rules(self) -> TournamentFormat:
+        """The format as one object (``league.formats``): it pairs the rounds, scores a bye, draws a
+        bracket and plans the rounds."""
+        return format_of(self.format)
 
     def clean(self) -> None:
         errors = {}

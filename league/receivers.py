@@ -9,7 +9,7 @@ import logging
 from games import dispatch
 from games.selectors import hooks as games_hooks
 from games.services.recording import match_finished, turn_waiting
-from league import selectors
+from league.selectors import hooks as league_hooks
 from league.models import PlayerProfile
 from league.services import rounds
 from league.services.challenge_rules import challenge_gate
@@ -52,8 +52,8 @@ def plug_in() -> None:
     """Connect the receivers and add the league's hooks to games' lists (once, however often called)."""
     match_finished.connect(on_match_finished, dispatch_uid="league.match_finished")
     turn_waiting.connect(on_turn_waiting, dispatch_uid="league.turn_waiting")
-    for hooks, hook in ((games_hooks.MATCH_CONTEXT, selectors.match_context),
-                        (games_hooks.HOME_SECTIONS, selectors.home_sections),
-                        (games_hooks.BOT_ACCOUNTS, outside_bots), (games_hooks.CHALLENGE_GATES, challenge_gate)):
-        if hook not in hooks:
-            hooks.append(hook)
+    for plugged, hook in ((games_hooks.MATCH_CONTEXT, league_hooks.match_context),
+                          (games_hooks.HOME_SECTIONS, league_hooks.home_sections),
+                          (games_hooks.BOT_ACCOUNTS, outside_bots), (games_hooks.CHALLENGE_GATES, challenge_gate)):
+        if hook not in plugged:
+            plugged.append(hook)

@@ -23,7 +23,7 @@ from typing import Any
 from engine import registry
 
 
-def _plays_card(move: dict, code: str, side: str) -> bool:
+def _plays_card(move: dict[str, Any], code: str, side: str) -> bool:
     """Whether a legal move plays the hand card ``code`` (its ``card`` is the code)."""
     return move.get("card") == code
 
@@ -50,13 +50,13 @@ class Kit:
     #: ``colour_name`` and ``round_summary`` (``games.words``).
     words: ModuleType
     #: The options a match plays (the engine's, defaults filled in), in words, the most telling first.
-    option_words: Callable[[dict], list[str]]
+    option_words: Callable[[dict[str, Any]], list[str]]
     #: One card as the templates draw it: ``card(code, side="light")`` → a dict with at least ``code``
     #: and ``name`` (``side``: the face up of a two-sided card).
-    card: Callable[..., dict]
+    card: Callable[..., dict[str, Any]]
     #: The board: ``board(view, seat, legal, names, marks, hands, turn_seat)`` → what the game's play
     #: template draws (``games.selectors.board.board_for``).
-    board: Callable[..., dict]
+    board: Callable[..., dict[str, Any]]
     #: The events that open a round of the move log.
     round_starts: frozenset[str]
     #: The languages its rulebook came in, its seed's language first (``tests/fixtures/rules/``).
@@ -64,15 +64,15 @@ class Kit:
     #: Cards its rules page draws, by a name a template can spell (``{"r7": "R7"}``).
     rule_examples: dict[str, str] = field(default_factory=dict)
     #: More for its rules page's template (Cardavia: the order of its cards).
-    rule_extras: Callable[[], dict] | None = None
+    rule_extras: Callable[[], dict[str, Any]] | None = None
     #: What the board marks of one event of the last move: ``mark(marks, kind, payload)`` updates ``marks``.
-    mark: Callable[[dict, str, dict], None] | None = None
+    mark: Callable[[dict[str, Any], str, dict[str, Any]], None] | None = None
     #: The move that would play hand card ``code`` alone (to ask the engine why it may not), or None.
-    probe: Callable[[str], dict | None] | None = None
+    probe: Callable[[str], dict[str, Any] | None] | None = None
     #: Whether a legal move plays hand card ``code`` (``side``: the face up).
-    plays_card: Callable[[dict, str, str], bool] = _plays_card
+    plays_card: Callable[[dict[str, Any], str, str], bool] = _plays_card
     #: A preview of a move's score (``play_scores(view)`` → ``score(move)`` or None where it has none).
-    play_scores: Callable[[dict], Callable[[dict], Any] | None] | None = None
+    play_scores: Callable[[dict[str, Any]], Callable[[dict[str, Any]], Any] | None] | None = None
     #: A deal's table built from the events after it (Cardavia: lives lost); ``deal_table(names)``.
     deal_table: type | None = None
     #: The game is one deal: its log's one round is "The deal".
@@ -82,7 +82,7 @@ class Kit:
     #: Its own stylesheet and script, ``static/games/<game>.css`` and ``.js`` (else the pages' own only).
     static_files: bool = True
 
-    def assets(self) -> dict:
+    def assets(self) -> dict[str, Any]:
         """The play, replay and rules pages' ``game_css`` and ``game_js`` (None: the game has none)."""
         own = self.static_files
         return {"game_css": f"games/{self.game}.css" if own else None,
@@ -93,7 +93,8 @@ def module_name(game: str) -> str:
     """Where ``game``'s kit lives: ``settings.GAME_KITS[game]``, or ``games.kits.<game>``."""
     from django.conf import settings
 
-    return getattr(settings, "GAME_KITS", {}).get(game, f"games.kits.{game}")
+    name: str = getattr(settings, "GAME_KITS", {}).get(game, f"games.kits.{game}")
+    return name
 
 
 def find(game: str) -> Kit | None:
@@ -125,7 +126,7 @@ def kits() -> list[Kit]:
     return [kit(game) for game in registry.names()]
 
 
-class KitTable(Mapping):
+class KitTable(Mapping[str, Any]):
     """A per-game table read from the kits: ``KitTable("label")["livol"]`` is ``kit("livol").label``
     (``attribute``: a kit's attribute, or a function of the kit). Keyed by the registered games, looked up
     when read, so that a module may build one at import."""
@@ -133,7 +134,7 @@ class KitTable(Mapping):
     def __init__(self, attribute: str | Callable[[Kit], Any]):
         self.attribute = attribute
 
-    def __getitem__(self, game: str):
+    def __getitem__(self, game: str) -> Any:
         found = kit(game)  # KeyError: not a registered game, or one without a kit
         return self.attribute(found) if callable(self.attribute) else getattr(found, self.attribute)
 

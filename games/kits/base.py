@@ -6,7 +6,7 @@ field. Here, below the edge, so that a kit imports nothing of ``games.web`` whil
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -75,7 +75,7 @@ def _seats_field(game: str) -> forms.IntegerField:
                               help_text=_("%(low)d to %(high)d") % {"low": g.MIN_SEATS, "high": g.MAX_SEATS})
 
 
-def bounds(game: str, option: str) -> dict:
+def bounds(game: str, option: str) -> dict[str, Any]:
     """An integer option's bounds, as the engine declares them (``core.int_between``)."""
     check = registry.options(game)[option][1]
     return {"min_value": check.low, "max_value": check.high}
@@ -87,11 +87,11 @@ class GameOptionsForm(forms.Form):
 
     game = ""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("prefix", self.game)
         kwargs.setdefault("use_required_attribute", False)
         super().__init__(*args, **kwargs)
         self.fields = {"seats": _seats_field(self.game), **self.fields}
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         return {}

@@ -6,8 +6,14 @@ whose turn it is, and returns what the game's play template draws.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
 
-def at(values, i, default=None):
+#: A board's row, entry or card: the dict a template reads.
+Row = dict[str, Any]
+
+
+def at(values: Any, i: Any, default: Any = None) -> Any:
     """``values[i]``, or ``default`` where there is none (a short list, a missing key, no list)."""
     try:
         return values[i]
@@ -15,12 +21,13 @@ def at(values, i, default=None):
         return default
 
 
-def seat_name(names, seat) -> str:
+def seat_name(names: Sequence[str], seat: int | None) -> str:
     """A seat's display name ("" for no seat)."""
-    return at(names, seat, "") if seat is not None else ""
+    return str(at(names, seat, "")) if seat is not None else ""
 
 
-def seat_rows(view: dict, seat, names, turn_seat, marks) -> list[dict]:
+def seat_rows(view: dict[str, Any], seat: int | None, names: Sequence[str], turn_seat: int | None,
+              marks: dict[str, Any]) -> list[Row]:
     """A row per seat: its name, whether it is to move, the reader's own, the dealer, the last mover, resigned."""
     rows = []
     for s, person in enumerate(names):
@@ -30,12 +37,12 @@ def seat_rows(view: dict, seat, names, turn_seat, marks) -> list[dict]:
     return rows
 
 
-def shown_hands(view: dict, hands):
+def shown_hands(view: dict[str, Any], hands: Any) -> Any:
     """Every seat's hand where they are shown: a replay's (``hands``), or the view's once the match is over."""
     return hands if hands is not None else view.get("hands")
 
 
-def calling_plays(plays: list[dict], view: dict) -> list[dict]:
+def calling_plays(plays: list[Row], view: dict[str, Any]) -> list[Row]:
     """The plays to offer: a play that calls LIVOL! / UNO! only where it counts, when it leaves
     one card (the engine lists the calling twin of every play)."""
     if len(view.get("hand") or []) == 2:
@@ -50,7 +57,7 @@ def with_glyph(label: str, short: str) -> str:
     return label if not shown or shown.lower() in label.lower() else f"{label} ({short})"
 
 
-def card_buttons(hand: list[dict], short_of) -> None:
+def card_buttons(hand: list[Row], short_of: Callable[[Row], str]) -> None:
     """Each hand card's buttons named with its glyph (``with_glyph``)."""
     for h in hand:
         short = short_of(h["card"])

@@ -4,7 +4,7 @@ rules page. The rules: ``engine/cardavia.py``; the words: ``games/words/cardavia
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from django import forms
 from django.utils.translation import ngettext, pgettext_lazy
@@ -13,7 +13,7 @@ from pydantic import Field
 
 from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
-from games.kits.boards import at, seat_name, seat_rows
+from games.kits.boards import Row, at, seat_name, seat_rows
 from games.kits.base import Move, Resign, View, documented
 from games.words import cardavia as cv_words
 
@@ -37,9 +37,9 @@ class CardaviaView(View):
     face_up: list[str | None]
     revealed: list[str | None]
     #: this deal's asks, swaps and refusals as the seat may know them (events: ``CardaviaEventPayload``)
-    log: Annotated[list[dict], documented("CardaviaEventPayload", many=True)]
+    log: Annotated[list[dict[str, Any]], documented("CardaviaEventPayload", many=True)]
     #: the deal before's, while its end is shown
-    last_log: Annotated[list[dict], documented("CardaviaEventPayload", many=True)
+    last_log: Annotated[list[dict[str, Any]], documented("CardaviaEventPayload", many=True)
                         ] | None = None
 
 
@@ -49,11 +49,11 @@ class CardaviaOptions(GameOptionsForm):
     game = "cardavia"
     lives = forms.IntegerField(label=_("Lives"), initial=3, **bounds("cardavia", "lives"))
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         return {"lives": self.cleaned_data["lives"]}
 
 
-def option_words(o: dict) -> list[str]:
+def option_words(o: dict[str, Any]) -> list[str]:
     """The lives."""
     return [ngettext("%(n)d life", "%(n)d lives", o["lives"]) % {"n": o["lives"]}]
 
@@ -64,7 +64,7 @@ ORDER = ("FOOL", "OWL", "POT", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
 MATADORS = ("HOUSE", "HORSE", "CAT", "DRAGOON", "CUCKOO")
 
 
-def card(code: str, side: str = "light") -> dict:
+def card(code: str, side: str = "light") -> dict[str, Any]:
     """A Cardavia card: the Fool, a matador, a low card or a number, with its rank in ``ORDER``."""
     if code == "FOOL":
         kind = "fool"
@@ -85,18 +85,18 @@ class DealTable:
     """Cardavia's settlement table, completed by what follows it: every seat of the deal, the
     lives it lost in the deal (a Dragoon's or Cat's chop included) and the lives it has left."""
 
-    def __init__(self, names):
+    def __init__(self, names: list[str]) -> None:
         self.names = names
         self.lives: list[int] = []
         self.reset()
 
-    def reset(self):
-        self.lost: dict = {}
-        self.settled = None
-        self.group = None
+    def reset(self) -> None:
+        self.lost: dict[int, int] = {}
+        self.settled: dict[str, Any] | None = None
+        self.group: Any = None
         self.order: list[int] = []
 
-    def see(self, p: dict, group: dict, options: dict):
+    def see(self, p: dict[str, Any], group: Any, options: dict[str, Any]) -> None:
         kind = p.get("type")
         if kind == "match_started":
             self.lives = [int(options.get("lives", 3))] * int(p.get("seats") or len(self.names))
@@ -111,7 +111,7 @@ class DealTable:
             self.group = group
             self.order = [s for s, c in enumerate(p.get("cards") or []) if c] or self.order
 
-    def table(self) -> dict | None:
+    def table(self) -> dict[str, Any] | None:
         if self.settled is None:
             return None
         by_seat = {r["seats"][0]: r for r in self.settled["rows"]}
@@ -126,7 +126,8 @@ class DealTable:
 
 
 
-def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+def board(view: dict[str, Any], seat: int | None, legal: list[Row], names: list[str], marks: dict[str, Any],
+          hands: Any, turn_seat: int | None) -> dict[str, Any]:
     """Cardavia's board: the seats round the table with their lives, their cards as far as the seat may see
     them and what each did this move (asked, refused, swapped, kept, lost a life), and the seat's own card."""
     n = view.get("seats") or len(names)
@@ -167,7 +168,7 @@ def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
     }
 
 
-def mark(marks: dict, kind: str, p: dict) -> None:
+def mark(marks: dict[str, Any], kind: str, p: dict[str, Any]) -> None:
     """What each seat did in the move: asked, refused, swapped, kept, lost a life."""
     who, tags = p.get("seat"), marks["seats"]
     if kind == "swap_asked":
@@ -185,7 +186,7 @@ def mark(marks: dict, kind: str, p: dict) -> None:
         tags.setdefault(who, []).append("lost")
 
 
-def rule_extras() -> dict:
+def rule_extras() -> dict[str, Any]:
     """The rules page draws the cards in their order, lowest first."""
     return {"order": [card(c) for c in ORDER]}
 

@@ -3,7 +3,8 @@ The rules: ``engine/iota.py``; the words: ``games/words/iota.py``; the rules pag
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, Union
 
 from django import forms
 from django.utils.translation import gettext, pgettext_lazy
@@ -14,7 +15,7 @@ from pydantic import ConfigDict, Field
 from engine.iota import view_scorer
 from games.kits.base import GameOptionsForm
 from games.kits import Kit
-from games.kits.boards import at, seat_name, seat_rows, shown_hands
+from games.kits.boards import Row, at, seat_name, seat_rows, shown_hands
 from games.kits.base import Code, Coordinate, Move, Resign, View
 from games.words import iota as iota_words
 
@@ -69,19 +70,19 @@ class IotaOptions(GameOptionsForm):
         ("short", _("Short: 32 cards and both wilds")),
         ("kids", _("Kids: no scores, the first out of cards wins"))])
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         return {"variant": self.cleaned_data["variant"]}
 
 
-def option_words(o: dict) -> list[str]:
+def option_words(o: dict[str, Any]) -> list[str]:
     """The variant."""
     return [{"standard": gettext("all 64 cards and both wilds"), "short": gettext("short: 32 cards and both wilds"),
-             "kids": gettext("kids: no scores, the first out of cards wins")}.get(o.get("variant"),
+             "kids": gettext("kids: no scores, the first out of cards wins")}.get(str(o.get("variant")),
                                                                                  str(o.get("variant")))]
 
 
 # -- Cards and the board ----------------------------------------------------------------------------
-def card(code: str, side: str = "light") -> dict:
+def card(code: str, side: str = "light") -> dict[str, Any]:
     """An IOTA card: its colour, number and shape, or a wild."""
     wild = code in ("W1", "W2")
     return {"code": code, "name": iota_words.card_name(code), "wild": wild,
@@ -91,7 +92,8 @@ def card(code: str, side: str = "light") -> dict:
 
 
 
-def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+def board(view: dict[str, Any], seat: int | None, legal: list[Row], names: list[str], marks: dict[str, Any],
+          hands: Any, turn_seat: int | None) -> dict[str, Any]:
     """IOTA's board: the grid with its coordinates on its edges and the cells just filled, the hand, the plays
     (each with its score), the passes and the wilds that may be taken back."""
     open_hands = shown_hands(view, hands)
@@ -129,7 +131,7 @@ def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
     }
 
 
-def mark(marks: dict, kind: str, p: dict) -> None:
+def mark(marks: dict[str, Any], kind: str, p: dict[str, Any]) -> None:
     """The cells just filled (or whose wild was taken back)."""
     if kind == "cards_played":
         marks["cells"] += [(c.get("x"), c.get("y")) for c in p.get("cards") or [] if isinstance(c, dict)]
@@ -137,7 +139,7 @@ def mark(marks: dict, kind: str, p: dict) -> None:
         marks["cells"].append((p.get("x"), p.get("y")))
 
 
-def play_scores(view: dict):
+def play_scores(view: dict[str, Any]) -> Callable[[dict[str, Any]], Any] | None:
     """What each play scores, from the seat's view (the kids' variant has no scores)."""
     if view.get("hand") is None or view.get("over") or view.get("variant") == "kids":
         return None

@@ -4,7 +4,7 @@ The rules: ``engine/karuselis.py``; the words: ``games/words/karuselis.py``; the
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from django import forms
 from django.utils.translation import gettext, pgettext_lazy
@@ -14,7 +14,7 @@ from pydantic import ConfigDict, Field
 
 from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
-from games.kits.boards import at, seat_name, seat_rows, shown_hands
+from games.kits.boards import Row, at, seat_name, seat_rows, shown_hands
 from games.kits.livol import target_words
 from games.kits.base import Code, Move, Resign, View
 from games.words import karuselis as k_words
@@ -83,24 +83,24 @@ class KaruselisOptions(GameOptionsForm):
     target = forms.IntegerField(label=_("Target points"), required=False, help_text=_("Empty: the deck's target"),
                                 **bounds("karuselis", "target"))
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         out = {"deck": self.cleaned_data["deck"]}
         if self.cleaned_data.get("target"):
             out["target"] = self.cleaned_data["target"]
         return out
 
 
-def option_words(o: dict) -> list[str]:
+def option_words(o: dict[str, Any]) -> list[str]:
     """The target, then the deck."""
     deck = {"full": gettext("the full deck of 56 cards"),
             "no_x20": gettext("without the Joker 20"),
             "no_broom": gettext("without the Broom"),
             "small": gettext("the small deck (no Joker 20, no Broom)")}
-    return [target_words(o["target"]), deck.get(o.get("deck"), str(o.get("deck")))]
+    return [target_words(o["target"]), deck.get(str(o.get("deck")), str(o.get("deck")))]
 
 
 # -- Cards and the board ------------------------------------------------------------------------
-def card(code: str, side: str = "light") -> dict:
+def card(code: str, side: str = "light") -> dict[str, Any]:
     """A Karuselis card: a red or black suit card, a joker (its value, a star) or the Broom."""
     if code == "BR":
         kind, rank, suit = "broom", "", ""
@@ -116,7 +116,8 @@ def card(code: str, side: str = "light") -> dict:
 
 
 
-def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+def board(view: dict[str, Any], seat: int | None, legal: list[Row], names: list[str], marks: dict[str, Any],
+          hands: Any, turn_seat: int | None) -> dict[str, Any]:
     """Karuselis's board: the sides (teams of two at four seats) with their piles, the table's loose cards
     and builds, what was just captured, the hand, and each move with the cards it takes."""
     n = view.get("seats") or len(names)
@@ -161,7 +162,7 @@ def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
     }
 
 
-def mark(marks: dict, kind: str, p: dict) -> None:
+def mark(marks: dict[str, Any], kind: str, p: dict[str, Any]) -> None:
     """The cards just captured (or swept), the build just made, the card just trailed."""
     if kind in ("cards_captured", "table_swept") and marks["captured"] is None:
         marks["captured"] = {"seat": p.get("seat"), "card": p.get("card"), "cards": list(p.get("cards") or [])}
@@ -171,7 +172,7 @@ def mark(marks: dict, kind: str, p: dict) -> None:
         marks["trailed"] = p.get("card")
 
 
-def probe(code: str) -> dict:
+def probe(code: str) -> dict[str, Any]:
     """Putting hand card ``code`` on the table (the Broom: sweeping with it)."""
     return {"type": "sweep" if code == "BR" else "trail", "card": code}
 

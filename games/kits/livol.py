@@ -3,7 +3,7 @@ The rules: ``engine/livol.py``; the words: ``games/words/livol.py``; the rules p
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from django import forms
 from django.utils.translation import gettext, ngettext, pgettext_lazy
@@ -12,7 +12,7 @@ from pydantic import Field
 
 from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
-from games.kits.boards import at, calling_plays, card_buttons, seat_name, seat_rows, shown_hands
+from games.kits.boards import Row, at, calling_plays, card_buttons, seat_name, seat_rows, shown_hands
 from games.kits.base import Code, Move, Resign, SeatNumber, View
 from games.words import livol as livol_words
 
@@ -89,7 +89,7 @@ class LivolOptions(GameOptionsForm):
         label=_("Extra cards for a failed challenge of a Wild +4"), required=False, initial=0,
         help_text=_("Empty: none; classic UNO's is 2"), **bounds("livol", "challenge_extra_penalty"))
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         out = {"variant": self.cleaned_data["variant"]}
         if self.cleaned_data.get("target"):
             out["target"] = self.cleaned_data["target"]
@@ -105,7 +105,7 @@ def target_words(n: int) -> str:
 
 
 
-def option_words(o: dict) -> list[str]:
+def option_words(o: dict[str, Any]) -> list[str]:
     out = [target_words(o["target"])]
     out.append(gettext("everyone scores their own hand (fewest points win)") if o.get("variant") == "own_hand"
                else gettext("the round's winner scores the others' cards (most points win)"))
@@ -117,7 +117,7 @@ def option_words(o: dict) -> list[str]:
 
 
 # -- Cards and the board ------------------------------------------------------------------------
-def card(code: str, side: str = "light") -> dict:
+def card(code: str, side: str = "light") -> dict[str, Any]:
     """A LIVOL card: its name, what its face shows and its colour (W: a Wild)."""
     colour = code[0] if code[:1] in ("R", "Y", "G", "B") else "W"
     return {"code": code, "name": livol_words.card_name(code), "short": livol_words.card_short(code),
@@ -126,7 +126,8 @@ def card(code: str, side: str = "light") -> dict:
 
 
 
-def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+def board(view: dict[str, Any], seat: int | None, legal: list[Row], names: list[str], marks: dict[str, Any],
+          hands: Any, turn_seat: int | None) -> dict[str, Any]:
     """LIVOL's board: the seats with their card counts, scores and calls, the top card and colour, the hand
     with the plays of each card."""
     open_hands = shown_hands(view, hands)
@@ -160,14 +161,14 @@ def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
     }
 
 
-def mark(marks: dict, kind: str, p: dict) -> None:
+def mark(marks: dict[str, Any], kind: str, p: dict[str, Any]) -> None:
     """The card just played (the first of the move), and who played it."""
     if kind == "card_played" and marks["card"] is None:
         marks["card"] = p.get("face") or p.get("card")
         marks["seat"] = p.get("seat")
 
 
-def probe(code: str) -> dict:
+def probe(code: str) -> dict[str, Any]:
     """Playing hand card ``code`` alone."""
     return {"type": "play", "card": code}
 

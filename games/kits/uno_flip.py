@@ -4,7 +4,7 @@ The rules: ``engine/uno_flip.py``; the words: ``games/words/uno_flip.py``; the r
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -13,7 +13,7 @@ from pydantic import Field
 
 from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
-from games.kits.boards import at, calling_plays, card_buttons, seat_name, seat_rows, shown_hands
+from games.kits.boards import Row, at, calling_plays, card_buttons, seat_name, seat_rows, shown_hands
 from games.kits.livol import Accept, Call, Catch, Challenge, Draw, SheddingView, mark, probe, target_words
 from games.kits.base import Code, Move, Resign
 from games.words import uno_flip as flip_words
@@ -56,11 +56,11 @@ class UnoFlipOptions(GameOptionsForm):
     target = forms.IntegerField(label=_("Target points"), required=False, help_text=_("Empty: 500"),
                                 **bounds("uno_flip", "target"))
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         return {"target": self.cleaned_data["target"]} if self.cleaned_data.get("target") else {}
 
 
-def option_words(o: dict) -> list[str]:
+def option_words(o: dict[str, Any]) -> list[str]:
     """"to 500 points"."""
     return [target_words(o["target"])]
 
@@ -70,7 +70,7 @@ LIGHT = ("R", "Y", "G", "B")
 DARK = ("P", "T", "O", "V")
 
 
-def face(code: str) -> dict:
+def face(code: str) -> dict[str, Any]:
     """One face of a card (``W``: a light Wild, ``D``: a dark one)."""
     if code in ("W", "W+2"):
         colour = "W"
@@ -82,7 +82,7 @@ def face(code: str) -> dict:
             "colour": colour, "side": "dark" if colour in DARK or colour == "D" else "light"}
 
 
-def physical(code: str, side: str) -> dict:
+def physical(code: str, side: str) -> dict[str, Any]:
     """A physical card ``light/dark``: both faces, the one up on ``side`` first."""
     light, _sep, dark = code.partition("/")
     faces = {"light": face(light), "dark": face(dark or light)}
@@ -93,14 +93,15 @@ def physical(code: str, side: str) -> dict:
 
 
 
-def card(code: str, side: str = "light") -> dict:
+def card(code: str, side: str = "light") -> dict[str, Any]:
     """UNO FLIP: a face code, or a physical card ``light/dark`` shown on ``side``."""
     return physical(code, side) if "/" in code else face(code)
 
 
 
 
-def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
+def board(view: dict[str, Any], seat: int | None, legal: list[Row], names: list[str], marks: dict[str, Any],
+          hands: Any, turn_seat: int | None) -> dict[str, Any]:
     """UNO FLIP's board: the side in play, the seats with the backs of their cards, the top card and colour,
     the hand (each card with its face up) and its plays."""
     side = view.get("side") or "light"
@@ -138,15 +139,15 @@ def board(view, seat, legal, names, marks, hands, turn_seat) -> dict:
     }
 
 
-def plays_card(move: dict, code: str, side: str) -> bool:
+def plays_card(move: dict[str, Any], code: str, side: str) -> bool:
     """A move plays hand card ``code`` (``light/dark``) by its code, or by the face up on ``side``."""
     played = move.get("card")
     if played is None:
         return False
     if "/" not in str(played):
         light, _sep, dark = code.partition("/")
-        return played == (dark if side == "dark" else light)
-    return played == code
+        return bool(played == (dark if side == "dark" else light))
+    return bool(played == code)
 
 
 KIT = Kit(

@@ -8,6 +8,9 @@ so translators never glue a card name to an article.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from games.words.common import (
@@ -227,7 +230,8 @@ WORDS = {
 # Settlement tables
 # --------------------------------------------------------------------------
 
-def round_summary(e, names, options=None):
+def round_summary(e: dict[str, Any], names: Sequence[str],
+                  options: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """``deal_settled``: every participant's card and who pays (the lives left are in the
     ``life_lost`` events that follow, not here: ``total`` is None). ``life_lost``: one row,
     with the lives left."""

@@ -31,7 +31,8 @@ from games.errors import DomainError
 from games.models import Match, bot_choices
 from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
-from league import selectors, services
+from league import services
+from league.selectors import exports, rounds, standings
 from league.admin.clubs import OrganiserScoped
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
 from league.models import Entrant, League, Round, Table, Tournament
@@ -183,7 +184,7 @@ class EntrantInline(admin.TabularInline):
         if obj.pk is None:
             return ""
         withdrawal = getattr(obj, "withdrawal", None)
-        return selectors.withdrawal_note(withdrawal.round_number) if withdrawal else ""
+        return standings.withdrawal_note(withdrawal.round_number) if withdrawal else ""
 
     def _open(self, obj) -> bool:
         return obj is None or obj.status == Tournament.Status.DRAFT
@@ -255,7 +256,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     # -- list columns and panels ------------------------------------------------
     @admin.display(description=_("progress"))
     def progress(self, obj):
-        p = selectors.tournament_progress(obj)
+        p = rounds.tournament_progress(obj)
         if not p["round"]:
             n = obj.entrants.count()
             return ngettext("%(n)s entrant", "%(n)s entrants", n) % {"n": n}
@@ -274,16 +275,16 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
 
     @admin.display(description=_("what its matches play"))
     def terms(self, obj):
-        terms = selectors.tournament_terms(obj)
+        terms = rounds.tournament_terms(obj)
         return format_html("{} · {}{}", terms["options"], terms["clock"],
                            format_html(" · {}", terms["rule"]) if terms["rule"] else "")
 
     @admin.display(description=_("progress"))
     def progress_panel(self, obj):
-        p = selectors.tournament_progress(obj)
+        p = rounds.tournament_progress(obj)
         may_act = getattr(obj, "_reader_may_change", False)
         return render_to_string("league/_progress.html", {
-            "progress": p, "tournament": obj, "waiting": selectors.round_waiting(obj), "admin": True,
+            "progress": p, "tournament": obj, "waiting": rounds.round_waiting(obj), "admin": True,
             "may_act": may_act})
 
     def get_object(self, request, object_id, from_field=None):
@@ -303,11 +304,11 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
 
     @admin.display(description=_("standings"))
     def standings_panel(self, obj):
-        return render_to_string("league/_standings.html", {"standings": selectors.standings(obj), "admin": True})
+        return render_to_string("league/_standings.html", {"standings": standings.standings(obj), "admin": True})
 
     @admin.display(description=pgettext_lazy("a round of a tournament", "rounds"))
     def rounds_panel(self, obj):
-        return render_to_string("league/_rounds.html", {"rounds": selectors.tournament_rounds(obj), "admin": True})
+        return render_to_string("league/_rounds.html", {"rounds": rounds.tournament_rounds(obj), "admin": True})
 
     # -- creating through the service -------------------------------------------
     def save_model(self, request, obj, form, change):
@@ -381,17 +382,17 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     def _csv(self, queryset, rows_of, suffix):
         """One CSV for the chosen tournaments, a leading "tournament" column naming each row's."""
         tournaments = list(queryset.order_by("pk"))
-        rows = selectors.merged_csv_rows([(t.name, rows_of(t)) for t in tournaments])
+        rows = exports.merged_csv_rows([(t.name, rows_of(t)) for t in tournaments])
         name = slugify(tournaments[0].name) if len(tournaments) == 1 else ""
         return csv_download(rows, f"{name or 'tournaments'}-{suffix}.csv")
 
     @admin.action(permissions=["view"], description=_("Export standings as CSV"))
     def export_standings(self, request, queryset):
-        return self._csv(queryset, selectors.standings_csv_rows, "standings")
+        return self._csv(queryset, lambda t: exports.standings_csv_rows(standings.standings(t)), "standings")
 
     @admin.action(permissions=["view"], description=_("Export results as CSV"))
     def export_results(self, request, queryset):
-        return self._csv(queryset, selectors.results_csv_rows, "results")
+        return self._csv(queryset, lambda t: exports.results_csv_rows(rounds.tournament_rounds(t)), "results")
 
     # -- add bots ------------------------------------------------------------------
     def get_urls(self):
@@ -412,7 +413,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             raise PermissionDenied
         table = get_object_or_404(Table.objects.select_related("round", "match"), round__tournament=tournament,
                                   match_id=match_id)
-        waiting = next((w for w in selectors.round_waiting(tournament)
+        waiting = next((w for w in rounds.round_waiting(tournament)
                         if w["match_id"] == match_id and w["seat"] == seat), None)
         return tournament, table, waiting
 
@@ -504,7 +505,7 @@ class EntrantAdmin(OrganiserScoped, admin.ModelAdmin):
     @admin.display(description=_("withdrawn"))
     def withdrawn(self, obj):
         w = getattr(obj, "withdrawal", None)
-        return selectors.withdrawal_note(w.round_number) if w else ""
+        return standings.withdrawal_note(w.round_number) if w else ""
 
     @admin.action(permissions=["change"], description=_("Withdraw the selected entrants"))
     def withdraw(self, request, queryset):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
@@ -79,7 +80,7 @@ def date_ticks(first: datetime, last: datetime, most: int = 5) -> tuple[list[dat
     return ticks, ("YEAR_MONTH_FORMAT" if step < 12 else "Y")
 
 
-def rating_chart(points: Sequence[tuple[datetime, float]], *, start: float | None = None) -> dict:
+def rating_chart(points: Sequence[tuple[datetime, float]], *, start: float | None = None) -> dict[str, Any]:
     """The rating over time as an inline SVG: a line with a dot per rated match, dates on the x axis,
     the rating on the y axis, round ticks on both and a title on each.
 
@@ -88,7 +89,7 @@ def rating_chart(points: Sequence[tuple[datetime, float]], *, start: float | Non
     """
     width, height, m = CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN
     left, right, top, bottom = m["left"], width - m["right"], m["top"], height - m["bottom"]
-    chart = {"width": width, "height": height, "left": left, "right": right, "top": top, "bottom": bottom,
+    chart: dict[str, Any] = {"width": width, "height": height, "left": left, "right": right, "top": top, "bottom": bottom,
              "polyline": "", "dots": [], "x_ticks": [], "y_ticks": [],
              "y_title": str(_("Rating")), "x_title": "",
              "y_title_transform": f"translate(14 {_svg((top + bottom) / 2)}) rotate(-90)",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.contrib.auth import get_user_model
+from django.db.models.functions import Length
 
 # Cyrillic and Greek letters that look like Latin ones (lower case; Unicode's confusables.txt, the
 # letters that matter for names in these scripts)
@@ -53,8 +54,6 @@ def mixes_scripts(name: str) -> bool:
 def look_alike_taken(name: str) -> bool:
     """Whether an existing username looks like ``name`` (the same skeleton), itself included. Only names
     as long can look alike (the skeleton keeps the length of a name in these scripts)."""
-    from django.db.models.functions import Length
-
     target = skeleton(name)
     others = (get_user_model().objects.annotate(chars=Length("username")).filter(chars=len(target))
               .values_list("username", flat=True))

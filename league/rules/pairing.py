@@ -36,16 +36,17 @@ tuple of (table size, side of each seat) for the sizes at which partners play as
 from __future__ import annotations
 
 import itertools
-import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypedDict
 
 import networkx as nx
 from django.utils.translation import gettext_lazy as _
 
 from league.rules import schedules
+from league.rules.schedules import table_sizes
 
 BYE = "bye"
 
@@ -80,6 +81,12 @@ class Contender:
 Sides = tuple[tuple[int, tuple[int, ...]], ...]
 
 
+class PairingRules(TypedDict):
+    """A rule set in words, as the tournament page's legend "How the tables are drawn" shows it."""
+    ordered: bool
+    rules: list[str]
+
+
 def sides_at(sides: Sides, size: int) -> tuple[int, ...] | None:
     """The side of each seat at a table of ``size`` when partners play there (else None)."""
     for k, of_seat in sides:
@@ -96,30 +103,11 @@ def partner_pairs(table: Sequence[int], of_seat: Sequence[int] | None) -> list[t
 
 
 # ---------------------------------------------------------------------------
-# Table sizes and seats
+# Seats (the table sizes are ``league.rules.schedules.table_sizes``)
 # ---------------------------------------------------------------------------
 
-def table_sizes(n: int, seats: int, min_seats: int) -> tuple[list[int], int]:
-    """Split ``n`` players into tables of ``min_seats``..``seats`` players.
-
-    Fewest byes first, then fewest tables, with sizes as even as possible
-    (largest first). Returns (sizes, byes).
-    """
-    if seats < min_seats or min_seats < 1:
-        raise ValueError("seats per table must be at least the game's minimum")
-    for byes in range(n + 1):
-        m = n - byes
-        if m == 0:
-            return [], byes
-        t = math.ceil(m / seats)
-        if t * min_seats <= m:
-            base, extra = divmod(m, t)
-            return [base + 1] * extra + [base] * (t - extra), byes
-    return [], n  # pragma: no cover - the loop always returns
-
-
-def seat_order(players: Sequence[int], seat_counts: dict[int, Counter], of_seat: Sequence[int] | None = None,
-               partner_counts: dict[int, Counter] | None = None) -> tuple[int, ...]:
+def seat_order(players: Sequence[int], seat_counts: dict[int, Counter[int]], of_seat: Sequence[int] | None = None,
+               partner_counts: dict[int, Counter[int]] | None = None) -> tuple[int, ...]:
     """Seat the players of one table so that everyone gets the seats they held least.
 
     An assignment problem (minimum total of "times already in this seat", squared), solved as a
@@ -151,14 +139,14 @@ def seat_order(players: Sequence[int], seat_counts: dict[int, Counter], of_seat:
             cost = counts[i][s] ** 2 * (k * k + 1) + ((s - i) % k)
             graph.add_edge(("p", i), ("s", s), weight=((most + 1) ** 2) * (k * k + 1) * 2 - cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
-    seat_of = {}
+    seat_of: dict[int, int] = {}
     for a, b in matching:
         (pa, ia), (_x, ib) = a, b
         if pa == "p":
             seat_of[ia] = ib
         else:
             seat_of[ib] = ia
-    out = [None] * k
+    out = [0] * k
     for i, s in seat_of.items():
         out[s] = players[i]
     return tuple(out)
@@ -204,7 +192,7 @@ def round_robin(n: int, seats: int = 2, min_seats: int = 2, double: bool = False
         rounds = []
         for pairs in berger_rounds(n):
             tables = tuple((a, b) for a, b in pairs if a is not None and b is not None)
-            rests = tuple(a if b is None else b for a, b in pairs if a is None or b is None)
+            rests = tuple(p for a, b in pairs if a is None or b is None for p in (a, b) if p is not None)
             rounds.append(Pairing(tables, rests))
         if double:
             rounds += [Pairing(tuple((b, a) for a, b in p.tables), p.byes) for p in rounds]
@@ -212,12 +200,12 @@ def round_robin(n: int, seats: int = 2, min_seats: int = 2, double: bool = False
     return list(_multi_seat_round_robin(n, seats, min_seats, double, tuple(sides)))
 
 
-def partner_splits(players: Sequence[int], of_seat: Sequence[int]) -> list[frozenset]:
+def partner_splits(players: Sequence[int], of_seat: Sequence[int]) -> list[frozenset[frozenset[int]]]:
     """Every way of splitting one table's players into partnerships of the sizes ``of_seat`` gives."""
     shapes = sorted(Counter(of_seat).values(), reverse=True)
-    out: list[frozenset] = []
+    out: list[frozenset[frozenset[int]]] = []
 
-    def walk(rest: list[int], sizes: list[int], done: list[frozenset]) -> None:
+    def walk(rest: list[int], sizes: list[int], done: list[frozenset[int]]) -> None:
         if not rest:
             split = frozenset(done)
             if split not in out:
@@ -248,8 +236,8 @@ def _multi_seat_round_robin(n: int, seats: int, min_seats: int, double: bool, si
     robin plays the same tables again: with the seat order reversed, or, with partnerships,
     seated again the same way (so the partners change where they can).
     """
-    seat_counts: dict[int, Counter] = {p: Counter() for p in range(n)}
-    partner_counts: dict[int, Counter] = {p: Counter() for p in range(n)}
+    seat_counts: dict[int, Counter[int]] = {p: Counter() for p in range(n)}
+    partner_counts: dict[int, Counter[int]] = {p: Counter() for p in range(n)}
 
     def seated(table: Sequence[int]) -> tuple[int, ...]:
         of_seat = sides_at(sides, len(table))
@@ -404,7 +392,8 @@ def bye_candidates(players: Sequence[Contender]) -> list[Contender]:
     return [p for p in players if p.byes == fewest]
 
 
-def _seat_pair(a: int, b: int, rank: dict, prefs: dict, imbalance: dict) -> tuple[int, int]:
+def _seat_pair(a: int, b: int, rank: dict[int, int], prefs: dict[int, tuple[int, int]],
+               imbalance: dict[int, int]) -> tuple[int, int]:
     """Who takes seat 0, as FIDE allocates colours: satisfy both preferences
     when they differ; otherwise the stronger preference wins (absolute, then
     strong, then mild); between two absolute ones the wider seat imbalance
@@ -478,10 +467,10 @@ def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int, sides
         tables[ti][xi], tables[tj][yi] = tables[tj][yi], tables[ti][xi]
     seat_counts = {p.id: Counter(p.seats) for p in players}
     partner_counts = {p.id: Counter(p.partners) for p in players}
-    seated = [seat_order(sorted(t, key=rank.get), seat_counts, sides_at(sides, len(t)), partner_counts)
+    seated = [seat_order(sorted(t, key=rank.__getitem__), seat_counts, sides_at(sides, len(t)), partner_counts)
               for t in tables]
     seated.sort(key=lambda t: min(rank[p] for p in t))
-    return Pairing(tuple(seated), tuple(sorted(bye_ids, key=rank.get)))
+    return Pairing(tuple(seated), tuple(sorted(bye_ids, key=rank.__getitem__)))
 
 
 def swiss_table_byes(players: Sequence[Contender], count: int) -> list[int]:
@@ -491,7 +480,7 @@ def swiss_table_byes(players: Sequence[Contender], count: int) -> list[int]:
     return [p.id for p in sorted(players, key=lambda p: (p.byes, -rank[p.id]))[:count]]
 
 
-def repeat_meetings(tables: Iterable[Sequence[int]], opponents: dict[int, Counter]) -> int:
+def repeat_meetings(tables: Iterable[Sequence[int]], opponents: dict[int, Counter[int]]) -> int:
     """How many earlier meetings the players at these tables have had with each other."""
     return sum(opponents.get(a, Counter())[b] for t in tables for a, b in itertools.combinations(t, 2))
 
@@ -641,27 +630,38 @@ ROUND_ROBIN_DOUBLE_PARTNERS = _("A double round robin plays the same tables agai
                                 "(so that the partners change where they can).")
 
 
-def pairing_rules(kind: str, seats: int, min_seats: int = 2, sides: Sides = (), field: int | None = None,
-                  double: bool = False) -> dict:
-    """The pairing rules of a tournament in words: ``rules`` (sentences) and ``ordered`` (true when each
-    rule decides only among the draws equal on the ones before it). ``kind``: how its rounds are paired
-    (``league.tournament_formats``' ``pairing``: "swiss", "knockout" or "schedule", a round robin's, played
-    twice when ``double``); ``field``: the number of players, when known (it decides whether everybody
-    fits one table)."""
+def _partner_lines(seats: int, sides: Sides) -> list[str]:
+    """One sentence per table size up to ``seats`` at which partners play (``PARTNER_ROTATION``)."""
     partnered = sorted({k for k, of_seat in sides if k <= seats and len(set(of_seat)) < k})
-    partner_lines = [str(PARTNER_ROTATION % {"n": k}) for k in partnered]
-    if kind == "swiss":
-        if seats == 2:
-            return {"ordered": True, "rules": [str(s) for s in SWISS_CRITERIA] + [str(SWISS_SEATS)]}
-        return {"ordered": True, "rules": [str(SWISS_TABLES_CRITERIA[0] % {"min": min_seats, "max": seats})]
-                + [str(s) for s in SWISS_TABLES_CRITERIA[1:]] + partner_lines}
-    if kind == "knockout":
-        return {"ordered": False, "rules": [str(s) for s in KNOCKOUT_RULES]}
+    return [str(PARTNER_ROTATION % {"n": k}) for k in partnered]
+
+
+# Each rule set in words: ``rules`` (sentences) and ``ordered`` (true when each rule decides only among
+# the draws equal on the ones before it). The tournament formats (``league.formats``) say which is theirs.
+
+def swiss_rules(seats: int, min_seats: int = 2, sides: Sides = ()) -> PairingRules:
+    """How a Swiss round is drawn (``swiss_pairs`` at two seats, ``swiss_tables`` at more)."""
+    if seats == 2:
+        return {"ordered": True, "rules": [str(s) for s in SWISS_CRITERIA] + [str(SWISS_SEATS)]}
+    return {"ordered": True, "rules": [str(SWISS_TABLES_CRITERIA[0] % {"min": min_seats, "max": seats})]
+            + [str(s) for s in SWISS_TABLES_CRITERIA[1:]] + _partner_lines(seats, sides)}
+
+
+def knockout_rules() -> PairingRules:
+    """How a knockout's tables are drawn (``knockout_slots``, ``knockout_next``)."""
+    return {"ordered": False, "rules": [str(s) for s in KNOCKOUT_RULES]}
+
+
+def round_robin_rules(seats: int, sides: Sides = (), field: int | None = None,
+                      double: bool = False) -> PairingRules:
+    """How a round robin's schedule is drawn (``round_robin``), played twice when ``double``. ``field``:
+    the number of players, when known (it decides whether everybody fits one table)."""
     if seats == 2:
         return {"ordered": False, "rules": [str(s) for s in ROUND_ROBIN_TWO_SEATS]}
     if field is not None and field <= seats:
         one = ROUND_ROBIN_ONE_TABLE_PARTNERS if sides_at(sides, field) is not None else ROUND_ROBIN_ONE_TABLE
         return {"ordered": False, "rules": [str(one)]}
+    partner_lines = _partner_lines(seats, sides)
     again = ROUND_ROBIN_DOUBLE_PARTNERS if partner_lines else ROUND_ROBIN_DOUBLE
     return {"ordered": True, "rules": [str(s) for s in ROUND_ROBIN_TABLES] + partner_lines
             + ([str(again)] if double else [])}

@@ -1,7 +1,7 @@
 """Round-robin schedules at tables of three or more seats: which players sit together in each round.
 
 No Django here. A *shape* is what every round looks like: ``n`` players, the table sizes of a round
-and the number of byes (``pairing.table_sizes``). A schedule for a shape is a list of rounds, each a
+and the number of byes (``table_sizes``). A schedule for a shape is a list of rounds, each a
 list of tables (player numbers ``0..n-1``) and the round's byes. What a schedule must be, in order:
 
 1. every round has the shape (every player once: at one table, or on a bye);
@@ -26,13 +26,36 @@ import itertools
 import json
 import math
 import random
+import sys
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 TABLE_FILE = Path(__file__).with_name("schedules.json")
 
 Round = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]   # (tables, byes)
+Quality = tuple[int, int, int, int, int]   # ``quality``: smaller is better
+
+
+def table_sizes(n: int, seats: int, min_seats: int) -> tuple[list[int], int]:
+    """Split ``n`` players into tables of ``min_seats``..``seats`` players.
+
+    Fewest byes first, then fewest tables, with sizes as even as possible
+    (largest first). Returns (sizes, byes).
+    """
+    if seats < min_seats or min_seats < 1:
+        raise ValueError("seats per table must be at least the game's minimum")
+    for byes in range(n + 1):
+        m = n - byes
+        if m == 0:
+            return [], byes
+        t = math.ceil(m / seats)
+        if t * min_seats <= m:
+            base, extra = divmod(m, t)
+            return [base + 1] * extra + [base] * (t - extra), byes
+    return [], n  # pragma: no cover - the loop always returns
 
 
 def shape_key(n: int, sizes: Sequence[int], byes: int) -> str:
@@ -63,7 +86,7 @@ def lower_bound(n: int, sizes: Sequence[int], byes: int) -> int:
         rounds += 1
 
 
-def quality(n: int, schedule: Sequence[Round]) -> tuple[int, int, int, int, int]:
+def quality(n: int, schedule: Sequence[Round]) -> Quality:
     """(pairs never meeting, rounds, most meetings of a pair, sum of squared meetings, bye spread):
     smaller is better, in this order."""
     met = [[0] * n for _ in range(n)]
@@ -116,22 +139,23 @@ def _anneal(n: int, sizes: Sequence[int], byes: int, rounds: int, rng: random.Ra
     """
     groups = list(sizes) + ([byes] if byes else [])
     tables = len(sizes)
+    members: list[list[list[int]]] = []
     if start is None:
-        members = []
         for r in range(rounds):
             order = list(range(n))
             rng.shuffle(order)
             # byes rotate to start with: round r rests players r*byes, r*byes+1, ... (mod n)
             resting = [(r * byes + j) % n for j in range(byes)]
             order = [p for p in order if p not in resting] + resting
-            mem, i = [], 0
-            for g in groups:
-                mem.append(order[i:i + g])
-                i += g
-            members.append(mem)
+            cut: list[list[int]] = []
+            i = 0
+            for size in groups:
+                cut.append(order[i:i + size])
+                i += size
+            members.append(cut)
     else:
         members = [[list(g) for g in mem] for mem in start]
-    group_of = []
+    group_of: list[list[int]] = []
     for mem in members:
         go = [0] * n
         for gi, g in enumerate(mem):
@@ -180,8 +204,8 @@ def _anneal(n: int, sizes: Sequence[int], byes: int, rounds: int, rng: random.Ra
             if met[a][b] == 0:      # bring b to a's table
                 if go[a] >= tables or go[a] == go[b]:
                     continue
-                mem = members[r][go[a]]
-                x, y = b, mem[randrange(len(mem))]
+                at_a = members[r][go[a]]
+                x, y = b, at_a[randrange(len(at_a))]
                 if y == a:
                     continue
             else:                   # take b away from a's table
@@ -255,7 +279,6 @@ def search(n: int, sizes: Sequence[int], byes: int, steps: int = 30_000, restart
     the most meetings of a pair while it can; stage 3 evens the meetings out. Each stage tries
     ``restarts`` seeded runs of ``steps`` steps.
     """
-    sizes = list(sizes)
     tables = len(sizes)
     pairs = n * (n - 1) // 2
     per_round = sum(s * (s - 1) // 2 for s in sizes)
@@ -264,7 +287,7 @@ def search(n: int, sizes: Sequence[int], byes: int, steps: int = 30_000, restart
     while True:
         cover_cost = [1] + [0] * (rounds + 1)
         cover_wrong = [True] + [False] * (rounds + 1)
-        found = None
+        found: tuple[Quality, list[list[list[int]]]] | None = None
         for attempt in range(restarts):
             rng = random.Random(f"{label}/{rounds}/cover/{attempt}")
             members = _anneal(n, sizes, byes, rounds, rng, steps, cover_cost, cover_wrong)
@@ -273,6 +296,7 @@ def search(n: int, sizes: Sequence[int], byes: int, steps: int = 30_000, restart
                 found = (q, members)
             if q[0] == 0:
                 break
+        assert found is not None  # restarts >= 1
         if found[0][0] == 0:
             break
         rounds += 1
@@ -323,9 +347,10 @@ def canonical(n: int, schedule: Sequence[Round]) -> list[Round]:
 # ---------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _stored() -> dict[str, list]:
+def _stored() -> dict[str, list[Any]]:
     try:
-        return json.loads(TABLE_FILE.read_text(encoding="utf-8"))["schedules"]
+        stored: dict[str, list[Any]] = json.loads(TABLE_FILE.read_text(encoding="utf-8"))["schedules"]
+        return stored
     except FileNotFoundError:  # pragma: no cover - the file ships with the code
         return {}
 
@@ -349,8 +374,6 @@ LONG_SEARCH = {"steps": 400_000, "restarts": 6}
 def stored_shapes() -> list[tuple[int, tuple[int, ...], int]]:
     """Every shape ``schedules.json`` holds: more players than one table seats, for each table size
     and game minimum clubs use."""
-    from league.rules.pairing import table_sizes
-
     shapes = []
     for seats in STORED_SEATS:
         for min_seats in STORED_MIN_SEATS:
@@ -365,9 +388,6 @@ def stored_shapes() -> list[tuple[int, tuple[int, ...], int]]:
 
 
 def main() -> None:  # pragma: no cover - run by hand to refresh schedules.json (takes a few minutes)
-    import sys
-    import time
-
     out = dict(_stored())
     for n, sizes, byes in stored_shapes():
         key = shape_key(n, sizes, byes)

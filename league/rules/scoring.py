@@ -21,17 +21,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from league.models import Table, Tournament, exact
+from engine import registry
+from league.rules.tiebreaks import exact
+
+if TYPE_CHECKING:  # the model is read, never imported: this module is pure
+    from league.models import Tournament
+
+#: A bye's table kind (``Table.Kind.BYE``): one player, no match.
+BYE = "bye"
 
 
 def sides_of(game: str, seats: int) -> tuple[int, ...]:
     """The side of each seat of a match of ``game`` with ``seats`` seats: partners share one. Karuselis
     with four seats plays two partnerships (seats 0 and 2 against 1 and 3, rule K1); everyone else
     plays alone."""
-    from engine import registry
-
     try:
         module = registry.module(game)
     except KeyError:
@@ -58,18 +64,18 @@ class Rules:
     bye_points: Fraction = Fraction(3)
     forfeit_rule: str = "award"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # the league's numbers (Decimals, ints, strings) as exact fractions
         for name in ("win", "draw", "loss", "bye_points"):
             object.__setattr__(self, name, exact(getattr(self, name)))
         object.__setattr__(self, "place_points", tuple(exact(v) for v in self.place_points))
 
     @classmethod
-    def of(cls, tournament: Tournament) -> "Rules":
+    def of(cls, tournament: Tournament) -> Rules:
         league = tournament.league
         return cls(two_seat=tournament.seats_per_table == 2, win=league.win_points, draw=league.draw_points,
                    loss=league.loss_points, place_points=tuple(league.place_points or ()),
-                   bye_points=league.bye_points if tournament.format_rules.bye_scores else 0,
+                   bye_points=tournament.format_rules.bye_points(exact(league.bye_points)),
                    forfeit_rule=league.forfeit_rule)
 
     @property
@@ -120,7 +126,8 @@ class SeatIn:
     side: int | None = None        # the side of ``match_seat`` (None: the seat plays alone)
 
 
-def table_scores(*, kind: str, seats: Sequence[SeatIn], result: dict | None, rules: Rules) -> list[SeatScore]:
+def table_scores(*, kind: str, seats: Sequence[SeatIn], result: dict[str, Any] | None,
+                 rules: Rules) -> list[SeatScore]:
     """Score one decided table.
 
     - a bye: the bye points (Swiss) or nothing (a rest); a bye or rest paired for a player who has
@@ -134,7 +141,7 @@ def table_scores(*, kind: str, seats: Sequence[SeatIn], result: dict | None, rul
 
     A side alone in first place wins; sides sharing first place draw; every other side loses.
     """
-    if kind == Table.Kind.BYE:
+    if kind == BYE:
         return [SeatScore(s.entrant_id, None, Fraction(0)) if s.forfeited else
                 SeatScore(s.entrant_id, None, rules.bye_points, bye=True) for s in seats]
     by_seat = {s.match_seat: s for s in seats if s.match_seat is not None}
@@ -142,7 +149,7 @@ def table_scores(*, kind: str, seats: Sequence[SeatIn], result: dict | None, rul
     forfeiters = [s.entrant_id for s in seats if s.forfeited and (result is None or s.match_seat is None)]
     award = rules.forfeit_rule == "award"
 
-    def unit(s: SeatIn):
+    def unit(s: SeatIn) -> tuple[str, int]:
         """A side's key: partners at the match share one, everyone else is a side alone."""
         return ("side", s.side) if s.side is not None and s.match_seat is not None else ("entrant", s.entrant_id)
 
@@ -150,7 +157,7 @@ def table_scores(*, kind: str, seats: Sequence[SeatIn], result: dict | None, rul
     groups: list[list[list[int]]] = []
     if result is not None:
         for group in result["ranking"]:
-            sides: dict = {}
+            sides: dict[tuple[str, int], list[int]] = {}
             for seat in group:
                 sides.setdefault(unit(by_seat[seat]), []).append(by_seat[seat].entrant_id)
             groups.append(list(sides.values()))
@@ -160,11 +167,11 @@ def table_scores(*, kind: str, seats: Sequence[SeatIn], result: dict | None, rul
             groups.append([[e] for e in forfeiters])
     else:
         # no result: a side with a forfeited seat forfeits (a partner who leaves forfeits for the pair)
-        sides = {}
+        seated: dict[tuple[str, int], list[SeatIn]] = {}
         for s in seats:
-            sides.setdefault(unit(s), []).append(s)
-        losing = [[s.entrant_id for s in side] for side in sides.values() if any(s.forfeited for s in side)]
-        playing = [[s.entrant_id for s in side] for side in sides.values() if not any(s.forfeited for s in side)]
+            seated.setdefault(unit(s), []).append(s)
+        losing = [[s.entrant_id for s in side] for side in seated.values() if any(s.forfeited for s in side)]
+        playing = [[s.entrant_id for s in side] for side in seated.values() if not any(s.forfeited for s in side)]
         if award and losing and playing:
             groups = [playing, losing]
         game_points = {}

@@ -32,12 +32,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 HALF = Fraction(1, 2)
 
+#: A number of points as the league stores or types it.
+Number = Fraction | Decimal | int | float | str
 
-def exact(value) -> Fraction:
+
+def exact(value: Number) -> Fraction:
     """A number of points as an exact fraction (from an int, a Decimal, a string such as "10/3" or
     "2.50", or a float as it is written)."""
     if isinstance(value, Fraction):
@@ -61,7 +64,7 @@ def _terminates(value: Fraction) -> bool:
     return d == 1
 
 
-def _plain(value) -> str | Fraction:
+def _plain(value: Number | None) -> str | Fraction:
     """What ``exact_text`` and ``num`` write alike: nothing for None, two decimals for a float, a whole
     number's digits; any other value as the exact fraction they each write their own way."""
     if value is None:
@@ -72,7 +75,7 @@ def _plain(value) -> str | Fraction:
     return str(value.numerator) if value.denominator == 1 else value
 
 
-def exact_text(value) -> str:
+def exact_text(value: Number | None) -> str:
     """A number exactly: 3, 1.5, 2.25, 0.125 — or, when no decimal ends, a fraction: 10/3."""
     value = _plain(value)
     if isinstance(value, str):
@@ -82,7 +85,7 @@ def exact_text(value) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def num(value) -> str:
+def num(value: Number | None) -> str:
     """A number as people write it: 3, 1.5, 2.25; rounded to two decimals when it has more
     (10/3 shows 3.33: ``exact_text`` gives the exact value)."""
     value = _plain(value)
@@ -93,7 +96,7 @@ def num(value) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def number_cell(value) -> dict:
+def number_cell(value: Number | None) -> dict[str, str]:
     """A value as a cell shows it: ``text`` (rounded) and ``exact`` (the title, when rounding changed it)."""
     text, full = num(value), exact_text(value)
     return {"text": text, "exact": full if full != text else ""}
@@ -113,7 +116,7 @@ class Entry:
 class Ranked:
     id: int
     position: int
-    values: dict
+    values: dict[str, Fraction | None]
 
 
 @dataclass(frozen=True)
@@ -130,12 +133,21 @@ class Sitting:
     result: Fraction = Fraction(0)
 
 
-def _sitting(seat) -> Sitting:
+#: A seat as the tie-breaks take it: a ``Sitting``, or (entrant id, place) for a seat alone on its side.
+SittingLike = Sitting | tuple[int, int | None]
+
+
+def _sitting(seat: SittingLike) -> Sitting:
     """A ``Sitting``, or an (entrant, place) pair: a seat of a played table, alone on its side."""
     if isinstance(seat, Sitting):
         return seat
     entrant, place = seat
     return Sitting(entrant, place, played=place is not None)
+
+
+def _place(seat: Sitting) -> int:
+    """A seat's place for comparing two seats of a played match (a seat without one comes last)."""
+    return seat.place if seat.place is not None else 10 ** 6
 
 
 def _result(pa: int, pb: int) -> Fraction:
@@ -154,8 +166,8 @@ def _mean(values: list[Fraction]) -> Fraction:
     return sum(values, Fraction(0)) / len(values)
 
 
-def tie_break_values(entries: dict[int, Entry], tables: Iterable[Sequence], *,
-                     unplayed: str = "virtual") -> dict[int, dict]:
+def tie_break_values(entries: dict[int, Entry], tables: Iterable[Sequence[SittingLike]], *,
+                     unplayed: str = "virtual") -> dict[int, dict[str, Fraction]]:
     """Every tie-break but head-to-head, per entrant, exactly. ``tables``: one list of ``Sitting``
     (or (entrant id, place) pairs) per decided table; each table is one round of its players.
 
@@ -176,12 +188,12 @@ def tie_break_values(entries: dict[int, Entry], tables: Iterable[Sequence], *,
             opponents = [o for o in met_here if o.entrant in entries]
             if opponents:
                 rounds[me.entrant].append(_mean([points[o.entrant] for o in opponents]))
-                sb[me.entrant] += _mean([points[o.entrant] * _result(me.place, o.place) for o in opponents])
+                sb[me.entrant] += _mean([points[o.entrant] * _result(_place(me), _place(o)) for o in opponents])
             elif not met_here and unplayed == "virtual":
                 own = points[me.entrant]
                 rounds[me.entrant].append(own)
                 sb[me.entrant] += own * me.result
-    out = {}
+    out: dict[int, dict[str, Fraction]] = {}
     for e in entries.values():
         scores = sorted(rounds[e.id])
         buchholz = sum(scores, Fraction(0))
@@ -191,7 +203,7 @@ def tie_break_values(entries: dict[int, Entry], tables: Iterable[Sequence], *,
     return out
 
 
-def met(a: int, b: int, tables: Iterable[Sequence]) -> bool:
+def met(a: int, b: int, tables: Iterable[Sequence[SittingLike]]) -> bool:
     """Whether two entrants played each other (as opponents, not partners) at a finished match."""
     for raw in tables:
         table = [_sitting(s) for s in raw]
@@ -201,52 +213,55 @@ def met(a: int, b: int, tables: Iterable[Sequence]) -> bool:
     return False
 
 
-def head_to_head(group: set[int], tables: Iterable[Sequence], win, draw, loss) -> dict[int, Fraction] | None:
+def head_to_head(group: set[int], tables: Iterable[Sequence[SittingLike]], win: Number, draw: Number,
+                 loss: Number) -> dict[int, Fraction] | None:
     """FIDE's direct encounter among ``group``: None (it decides nothing) unless every two of them
     met; then the points each took from the others, pair by pair and meeting by meeting (``win``
     for finishing above, ``draw`` for the same place, ``loss`` for below, at a table of any size)."""
-    tables = [[_sitting(s) for s in raw] for raw in tables]
-    if any(not met(a, b, tables) for a, b in itertools.combinations(sorted(group), 2)):
+    seated = [[_sitting(s) for s in raw] for raw in tables]
+    if any(not met(a, b, seated) for a, b in itertools.combinations(sorted(group), 2)):
         return None
-    win, draw, loss = exact(win), exact(draw), exact(loss)
+    points = {"win": exact(win), "draw": exact(draw), "loss": exact(loss)}
     out = {e: Fraction(0) for e in group}
-    for table in tables:
+    for table in seated:
         for me in table:
             if me.entrant not in group:
                 continue
             for o in _opponents(me, table):
                 if o.entrant in group:
-                    out[me.entrant] += win if me.place < o.place else (draw if me.place == o.place else loss)
+                    mine, theirs = _place(me), _place(o)
+                    out[me.entrant] += points["win" if mine < theirs else ("draw" if mine == theirs else "loss")]
     return out
 
 
-def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence], order: Sequence[str], *,
-                 win=3, draw=1, loss=0, higher_game_points=True, unplayed: str = "virtual") -> list[Ranked]:
+def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence[SittingLike]], order: Sequence[str], *,
+                 win: Number = 3, draw: Number = 1, loss: Number = 0, higher_game_points: bool = True,
+                 unplayed: str = "virtual") -> list[Ranked]:
     """Order entrants by (knockout stage, then) the tie-breaks in ``order``.
 
     Each criterion splits the groups still tied; head-to-head is computed inside each such group
     (and splits nothing where two of its players never met). Players equal on all criteria share a
     position and are listed by seed.
     """
-    tables = [[_sitting(s) for s in raw] for raw in tables]
+    seated = [[_sitting(s) for s in raw] for raw in tables]
     by_id = {e.id: e for e in entries}
-    values = tie_break_values(by_id, tables, unplayed=unplayed)
+    values = tie_break_values(by_id, seated, unplayed=unplayed)
     shown_h2h: dict[int, Fraction] = {}
-    groups = [sorted(g, key=lambda e: e.seed)
+    groups = [[e.id for e in sorted(g, key=lambda e: e.seed)]
               for _, g in itertools.groupby(sorted(entries, key=lambda e: -e.stage), key=lambda e: e.stage)]
-    groups = [[e.id for e in g] for g in groups]
     for key in order:
-        split = []
+        split: list[list[int]] = []
         for group in groups:
             if len(group) == 1:
                 split.append(group)
                 continue
             if key == "head_to_head":
-                vals = head_to_head(set(group), tables, win, draw, loss)
-                if vals is None:       # not all of them met: it decides nothing here
+                direct = head_to_head(set(group), seated, win, draw, loss)
+                if direct is None:       # not all of them met: it decides nothing here
                     split.append(group)
                     continue
-                shown_h2h.update(vals)
+                shown_h2h.update(direct)
+                vals = direct
             else:
                 sign = -1 if (key == "game_points" and not higher_game_points) else 1
                 vals = {e: sign * values[e][key] for e in group}
@@ -257,9 +272,9 @@ def rank_entries(entries: Sequence[Entry], tables: Sequence[Sequence], order: Se
     out, position = [], 1
     for group in groups:
         for e in sorted(group, key=lambda e: by_id[e].seed):
-            vals = dict(values[e])
-            vals["head_to_head"] = shown_h2h.get(e)
-            out.append(Ranked(e, position, vals))
+            shown: dict[str, Fraction | None] = dict(values[e])
+            shown["head_to_head"] = shown_h2h.get(e)
+            out.append(Ranked(e, position, shown))
         position += len(group)
     return out
 

@@ -7,7 +7,7 @@
 
 The life of a round:
 1. ``round_pair`` (tournament row locked) builds the next round's tables with
-   ``league.rules.pairing`` from what the closed rounds recorded.
+   the tournament's format (``league.formats``) from what the closed rounds recorded.
 2. ``round_start`` creates each table's match (``table_match_create``: once,
    under the table's row lock) and enqueues one ``league.table_play`` task per
    match on commit.
@@ -29,7 +29,7 @@ from league.services.clubs import (club_create, league_create, season_create, pl
 from league.services.tournaments import (LEAGUE_CLOCK, tournament_create, entrant_add, entrant_remove, bots_add,
                                          entrant_withdraw)
 from league.rules.scoring import (Rules, SeatScore, SeatIn, table_scores)
-from league.services.rounds import (planned_rounds, round_pair, _pair_swiss, round_start, table_match_create,
+from league.services.rounds import (planned_rounds, round_pair, round_start, table_match_create,
                                     table_run, match_result_record,
                                     table_record, round_close)
 from league.services.projections import (standings_apply, rating_apply, projections_rebuild)
@@ -48,7 +48,7 @@ __all__ = [
     "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople",
     "club_create", "league_create", "season_create", "player_for_user", "player_bot_create", "bots_ensure",
     "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "Rules",
-    "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "_pair_swiss", "round_start",
+    "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "round_start",
     "table_match_create", "table_run", "match_result_record", "table_record", "round_close", "standings_apply",
     "rating_apply", "projections_rebuild", "tournament_sweep", "tournaments_sweep", "tournament_run",
 ]

@@ -1,46 +1,30 @@
-"""Rounds: pairing the next (``league.rules.pairing``), starting its matches, running and recording tables, closing it."""
+"""Rounds: pairing the next (the tournament's format: ``league.formats``), starting its matches, running and recording tables, closing it."""
 from __future__ import annotations
 
 import itertools
+from collections import defaultdict
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import ngettext
 
 from games import dispatch, publish
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
-from league import selectors
+from league.formats.base import CannotPair
 from league.rules import pairing
 from league.models import (Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
 from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
 from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
 from league.rules.scoring import sides_of
+from league.selectors.rounds import Played, format_setup
+from league.selectors.standings import ranked_entrant_ids
 from league.services.seeding import seeded_secret
 
 
 def planned_rounds(tournament: Tournament, field: int) -> int:
     """How many rounds ``field`` players play in this tournament (its format's ``planned_rounds``)."""
-    return tournament.format_rules.planned_rounds(field, tournament.seats_per_table, _min_seats(tournament),
-                                                  pairing_sides(tournament), rounds=tournament.rounds)
-
-
-def pairing_sides(tournament: Tournament) -> pairing.Sides:
-    """The game's partnerships for the pairing: (table size, side of each seat) for each size up to the
-    tournament's at which partners play as one side (Karuselis at four: seats 0 and 2 against 1 and 3)."""
-    return tuple((k, sides) for k in range(2, tournament.seats_per_table + 1)
-                 if len(set(sides := sides_of(tournament.game, k))) < k)
-
-
-def pairing_rules(tournament: Tournament) -> dict:
-    """How this tournament's tables are drawn, in words (the page's legend: ``pairing.pairing_rules``)."""
-    field = tournament.entrants.count() - (Withdrawal.objects.filter(entrant__tournament=tournament, round_number=0)
-                                           .count())
-    fmt = tournament.format_rules
-    return pairing.pairing_rules(fmt.pairing, tournament.seats_per_table, _min_seats(tournament),
-                                 pairing_sides(tournament), field=field, double=fmt.repeats)
-
+    return tournament.format_rules.planned_rounds(format_setup(tournament), field)
 
 
 def _withdrawn(tournament: Tournament) -> dict[int, int]:
@@ -110,55 +94,45 @@ def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> l
     return ranked
 
 
-def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
-    """The next round's tables as [(table number, kind, [entrant ids in seat order])], or None
-    when nobody is left to pair."""
-    return _PAIRERS[tournament.format_rules.pairing](tournament, number, entrants, withdrawn)
-
-
-def _pair_schedule(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
-    """A round robin's round ``number``, from its schedule for the players who did not withdraw before it began."""
-    field = [e.pk for e in sorted(entrants, key=lambda e: e.seed) if withdrawn.get(e.pk, 1) != 0]
-    schedule = tournament.format_rules.schedule(len(field), tournament.seats_per_table, _min_seats(tournament),
-                                                pairing_sides(tournament))
-    this = schedule[number - 1]
-    return _numbered([(Table.Kind.MATCH, [field[i] for i in t]) for t in this.tables]
-                     + [(Table.Kind.BYE, [field[i]]) for i in this.byes])
-
-
-def _pair_swiss(tournament: Tournament, entrants: list[Entrant], withdrawn: dict):
-    active = [e for e in entrants if e.pk not in withdrawn]
-    if len(active) < _min_seats(tournament):
+def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict[int, int]):
+    """The next round's tables as [(table number, kind, [entrant ids in seat order])], or None when
+    nobody is left to pair: the tournament's format draws them (``league.formats``)."""
+    try:
+        seatings = tournament.format_rules.pair(number, format_setup(tournament),
+                                                _Field(tournament, entrants, withdrawn))
+    except CannotPair as exc:
+        raise InvalidTournament(str(exc)) from None
+    if seatings is None:
         return None
-    order = {eid: i for i, eid in enumerate(selectors.ranked_entrant_ids(tournament))}
-    active.sort(key=lambda e: (order.get(e.pk, 10 ** 6), e.seed))
-    points = dict(Standing.objects.filter(tournament=tournament).values_list("entrant_id", "points"))
-    history = _history(tournament)
-    contenders = [pairing.Contender(e.pk, int((points.get(e.pk) or 0) * 100), tuple(history["opponents"][e.pk]),
-                                    history["byes"][e.pk], tuple(history["seats"][e.pk]),
-                                    tuple(history["partners"][e.pk])) for e in active]
-    if tournament.seats_per_table == 2:
-        result = pairing.swiss_pairs(contenders)
-    else:
-        result = pairing.swiss_tables(contenders, tournament.seats_per_table, _min_seats(tournament),
-                                      sides=pairing_sides(tournament))
-    return _numbered([(Table.Kind.MATCH, list(t)) for t in result.tables]
-                     + [(Table.Kind.BYE, [b]) for b in result.byes])
+    return [(s.number, Table.Kind.BYE if s.bye else Table.Kind.MATCH, list(s.entrants)) for s in seatings]
 
 
-def _pair_next_swiss(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
-    return _pair_swiss(tournament, entrants, withdrawn)
+class _Field(Played):
+    """A tournament's entrants as its format asks for them when it draws a round
+    (``league.formats.base.Field``), read when asked."""
 
+    def __init__(self, tournament: Tournament, entrants: list[Entrant], withdrawn: dict[int, int]):
+        super().__init__(tournament)
+        self.entrants, self.withdrawn = entrants, withdrawn
 
-def _numbered(tables: list) -> list:
-    return [(i, kind, seated) for i, (kind, seated) in enumerate(tables, start=1)]
+    def starters(self) -> list[int]:
+        return [e.pk for e in sorted(self.entrants, key=lambda e: e.seed) if self.withdrawn.get(e.pk, 1) != 0]
+
+    def contenders(self) -> list[pairing.Contender]:
+        tournament = self.tournament
+        active = [e for e in self.entrants if e.pk not in self.withdrawn]
+        order = {eid: i for i, eid in enumerate(ranked_entrant_ids(tournament))}
+        active.sort(key=lambda e: (order.get(e.pk, 10 ** 6), e.seed))
+        points = dict(Standing.objects.filter(tournament=tournament).values_list("entrant_id", "points"))
+        history = _history(tournament)
+        return [pairing.Contender(e.pk, int((points.get(e.pk) or 0) * 100), tuple(history["opponents"][e.pk]),
+                                  history["byes"][e.pk], tuple(history["seats"][e.pk]),
+                                  tuple(history["partners"][e.pk])) for e in active]
 
 
 def _history(tournament: Tournament) -> dict:
     """Who met whom, byes, seats held and partners (seats on one side of a match: ``sides_of``), from
     the closed rounds."""
-    from collections import defaultdict
-
     rows = (TableSeat.objects.filter(table__round__tournament=tournament, table__round__status=Round.Status.CLOSED)
             .order_by("table__round__number", "table__number", "position")
             .values_list("table_id", "table__kind", "entrant_id", "match_seat"))
@@ -182,30 +156,6 @@ def _history(tournament: Tournament) -> dict:
             if match_seat is not None:
                 out["seats"][entrant_id].append(match_seat)
     return out
-
-
-def _pair_knockout(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict):
-    seats = tournament.seats_per_table
-    if number == 1:
-        field = [e for e in sorted(entrants, key=lambda e: e.seed) if e.pk not in withdrawn]
-        min_seats = _min_seats(tournament)
-        slots = pairing.knockout_slots(len(field), seats, min_seats)
-        groups = [[field[s - 1].pk for s in slot if s is not None] for slot in slots]
-        if any(1 < len(g) < min_seats for g in groups):
-            raise InvalidTournament(ngettext(
-                "Players: %(n)s. Some first-round tables would have fewer than %(min)s seat; add or remove players.",
-                "Players: %(n)s. Some first-round tables would have fewer than %(min)s seats; add or remove players.",
-                min_seats) % {"n": len(field), "min": min_seats})
-    else:
-        previous = Round.objects.get(tournament=tournament, number=number - 1)
-        winners_by_number = {t.number: selectors.table_winner(t) for t in previous.tables.select_related(
-            "round__tournament")}
-        last = max(winners_by_number, default=0)
-        winners = [winners_by_number.get(i) for i in range(1, last + 1)]
-        groups = [[w for w in slot if w is not None] for slot in pairing.knockout_next(winners, seats)]
-    # a table keeps its bracket position as its number, so the next round can find it
-    return [(i, Table.Kind.BYE if len(group) == 1 else Table.Kind.MATCH, group)
-            for i, group in enumerate(groups, start=1) if group]
 
 
 def _tournament_finish(tournament: Tournament) -> None:
@@ -362,6 +312,3 @@ def round_close(*, round_id: int) -> bool:
         round_start(round_id=following.pk)
     return True
 
-
-#: How a round is drawn, by the format's ``pairing`` (``league.tournament_formats``).
-_PAIRERS = {"schedule": _pair_schedule, "swiss": _pair_next_swiss, "knockout": _pair_knockout}

@@ -19,7 +19,7 @@ LEAGUE_CLOCK = "league"
 
 
 @transaction.atomic
-def tournament_create(*, league_id: int, name: str, format: str = Tournament.Format.SWISS, seats_per_table: int = 2,
+def tournament_create(*, league_id: int, name: str, format: str = "swiss", seats_per_table: int = 2,
                       rounds: int | None = None, season_id: int | None = None, options: dict | None = None,
                       auto_advance: bool = True, seeding: str = Tournament.Seeding.RATING, starts_on=None,
                       days_between_rounds: int = 7, created_by=None, clock: dict | None | str = LEAGUE_CLOCK,

@@ -13,7 +13,7 @@ from ninja.errors import HttpError
 
 from engine import registry
 from games.web.auth import needs_scope
-from league import selectors
+from league.selectors import players, rounds, standings, tournaments
 from games.web.api import RowIdPath, SessionAuth, TokenAuth
 from games.web.schemas import Body, Username, errors
 from league.models import PlayerProfile, Tournament
@@ -149,20 +149,20 @@ def _tournament(tournament_id: int) -> Tournament:
 
 @router.get("/tournaments", response={200: list[TournamentOut], **ERRORS})
 def tournament_list(request, status: Tournament.Status | None = None):
-    return [selectors.tournament_summary(t) for t in selectors.tournaments(status=status)]
+    return [tournaments.tournament_summary(t) for t in tournaments.tournaments(status=status)]
 
 
 @router.get("/tournaments/{tournament_id}", response={200: TournamentDetailOut, **ERRORS})
 def tournament_detail(request, tournament_id: RowIdPath):
     tournament = _tournament(tournament_id)
-    rounds = [{**r, "scheduled_on": r["scheduled_on"].isoformat() if r["scheduled_on"] else None}
-              for r in selectors.tournament_rounds(tournament)]
-    return {**selectors.tournament_summary(tournament), "rounds_played": rounds}
+    played = [{**r, "scheduled_on": r["scheduled_on"].isoformat() if r["scheduled_on"] else None}
+              for r in rounds.tournament_rounds(tournament)]
+    return {**tournaments.tournament_summary(tournament), "rounds_played": played}
 
 
 @router.get("/tournaments/{tournament_id}/standings", response={200: StandingsOut, **ERRORS})
 def tournament_standings(request, tournament_id: RowIdPath):
-    table = selectors.standings(_tournament(tournament_id))
+    table = standings.standings(_tournament(tournament_id))
     rows = [{**r, "tie_breaks": dict(zip(table["order"], r["exact"]))} for r in table["rows"]]
     return {"tournament_id": tournament_id, "order": table["order"], "rows": rows}
 
@@ -171,7 +171,7 @@ def tournament_standings(request, tournament_id: RowIdPath):
 def ratings(request, game: str):
     if game not in registry.names():
         raise HttpError(404, "no such game")
-    return selectors.ratings_for_game(game)
+    return players.ratings_for_game(game)
 
 
 @router.get("/players/{player_id}", response={200: PlayerOut, **ERRORS})
@@ -180,7 +180,7 @@ def player(request, player_id: RowIdPath):
     if found is None:
         raise HttpError(404, "no such player")
     ratings_ = [{**r, "history": [{**h, "played_at": h["played_at"].isoformat()} for h in r["history"]]}
-                for r in selectors.player_ratings(found)]
+                for r in players.player_ratings(found)]
     return {"id": found.pk, "name": found.name, "is_bot": found.is_bot, "ratings": ratings_}
 
 

@@ -17,7 +17,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from engine import registry
 from games.kits import GAME_LABELS
-from league import selectors, services
+from games.web import streaming
+from league import services
+from league.selectors import accounts, clubs, exports, players, rounds, standings, tournaments
 from league.web.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
 from league.models import LANGUAGE_SESSION_KEY, Club, ClubInvite, League, PlayerProfile, Tournament
 from league.services.challenge_rules import (TooManyRefused, UnknownPeople, challenge_rules, challenge_rules_set,
@@ -27,22 +29,22 @@ from league.services.challenge_rules import (TooManyRefused, UnknownPeople, chal
 @require_GET
 def index(request):
     return render(request, "league/index.html", {
-        "clubs": selectors.clubs_index(),
-        "running": [selectors.tournament_summary(t) for t in selectors.tournaments(status=Tournament.Status.RUNNING)],
-        "recent": [selectors.tournament_summary(t)
-                   for t in selectors.tournaments(status=Tournament.Status.FINISHED)[:10]],
+        "clubs": clubs.clubs_index(),
+        "running": [tournaments.tournament_summary(t) for t in tournaments.tournaments(status=Tournament.Status.RUNNING)],
+        "recent": [tournaments.tournament_summary(t)
+                   for t in tournaments.tournaments(status=Tournament.Status.FINISHED)[:10]],
         "games": [(g, GAME_LABELS.get(g, g)) for g in registry.names()],
     })
 
 
 @require_GET
 def club(request, slug: str):
-    return render(request, "league/club.html", selectors.club_page(get_object_or_404(Club, slug=slug)))
+    return render(request, "league/club.html", clubs.club_page(get_object_or_404(Club, slug=slug)))
 
 
 @require_GET
 def league(request, league_id: int):
-    return render(request, "league/league.html", selectors.league_page(get_object_or_404(League, pk=league_id)))
+    return render(request, "league/league.html", clubs.league_page(get_object_or_404(League, pk=league_id)))
 
 
 def _tournament(tournament_id: int) -> Tournament:
@@ -62,12 +64,9 @@ def tournament_live(request, tournament_id: int):
 
 
 def _tournament_context(request, tournament_id: int) -> dict:
-    from games.web import streaming
-    from league.services.rounds import pairing_rules
 
     tournament = _tournament(tournament_id)
-    context = selectors.tournament_page(tournament, request.user)
-    context["pairing_rules"] = pairing_rules(tournament)
+    context = tournaments.tournament_page(tournament, request.user)
     running = tournament.status == Tournament.Status.RUNNING
     context["stream_url"] = reverse("tournament_stream", args=[tournament.pk]) \
         if streaming.available(request) and running else None
@@ -86,18 +85,18 @@ def csv_response(tournament: Tournament, rows, suffix: str) -> HttpResponse:
 @require_GET
 def standings_csv(request, tournament_id: int):
     t = _tournament(tournament_id)
-    return csv_response(t, selectors.standings_csv_rows(t), "standings")
+    return csv_response(t, exports.standings_csv_rows(standings.standings(t)), "standings")
 
 
 @require_GET
 def results_csv(request, tournament_id: int):
     t = _tournament(tournament_id)
-    return csv_response(t, selectors.results_csv_rows(t), "results")
+    return csv_response(t, exports.results_csv_rows(rounds.tournament_rounds(t)), "results")
 
 
 @require_GET
 def player(request, player_id: int):
-    return render(request, "league/player.html", selectors.player_page(get_object_or_404(PlayerProfile, pk=player_id),
+    return render(request, "league/player.html", players.player_page(get_object_or_404(PlayerProfile, pk=player_id),
                                                                        request.user))
 
 
@@ -106,7 +105,7 @@ def ratings(request, game: str):
     if game not in registry.names():
         raise Http404()
     return render(request, "league/ratings.html", {"game": game, "game_label": GAME_LABELS.get(game, game),
-                                                   "ratings": selectors.ratings_for_game(game)})
+                                                   "ratings": players.ratings_for_game(game)})
 
 
 # -- people: signing up, joining a club, their settings -------------------------------------------------
@@ -180,8 +179,8 @@ def _settings_page(request, profile, *, form=None, bot_form=None, rules_form=Non
     rules_form = rules_form or ChallengeRulesForm(initial={"challenges_from": rules["challenges_from"]})
     return render(request, "league/account.html", {
         "form": form, "profile": profile, "bot_form": bot_form or BotAccountForm(), "rules_form": rules_form,
-        "refused": rules["refused"], "bots": selectors.bot_accounts(request.user),
-        "token_form": token_form or PersonalTokenForm(), "tokens": selectors.personal_tokens(request.user)},
+        "refused": rules["refused"], "bots": accounts.bot_accounts(request.user),
+        "token_form": token_form or PersonalTokenForm(), "tokens": accounts.personal_tokens(request.user)},
         status=status)
 
 

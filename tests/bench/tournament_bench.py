@@ -80,7 +80,7 @@ def _tournament(players: int, rounds: int, target: int, label: str):
     league = League.objects.filter(club=club).first() or services.league_create(
         club_id=club.pk, name="LIVOL bench", game="livol", options={"target": target})
     tournament = services.tournament_create(league_id=league.pk, name=f"bench {label} {time.time():.0f}",
-                                            format=Tournament.Format.SWISS, rounds=rounds,
+                                            format="swiss", rounds=rounds,
                                             options={"target": target}, seeding=Tournament.Seeding.ENTRY)
     services.bots_add(tournament_id=tournament.pk, count=players, policy="greedy")
     return tournament

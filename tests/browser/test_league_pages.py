@@ -10,7 +10,8 @@ import os
 
 import pytest
 
-from league import selectors, services
+from league import services
+from league.selectors import standings
 from tests.league.conftest import FAST, make_tournament
 
 SHOTS = "var/screenshots"
@@ -53,7 +54,7 @@ def league_pages(transactional_db):
     league = _league()
     swiss = services.tournament_run(tournament_id=make_tournament(league, format="swiss", players=6, rounds=3).pk)
     knockout = services.tournament_run(tournament_id=make_tournament(league, format="knockout", players=8).pk)
-    champion = selectors.standings(knockout)["rows"][0]["player_id"]
+    champion = standings.standings(knockout)["rows"][0]["player_id"]
     return {"index": "/leagues/", "club": "/clubs/riga/", "league": f"/leagues/{league.pk}/",
             "tournament-swiss": f"/tournaments/{swiss.pk}/", "tournament-knockout": f"/tournaments/{knockout.pk}/",
             "player": f"/players/{champion}/", "ratings": "/ratings/livol/"}
@@ -121,7 +122,7 @@ def test_the_bracket_lines_meet_between_rounds(live_server, browser_page, transa
         assert abs(j["top"] - j["first"]) <= 1.5 and abs(j["bottom"] - j["last"]) <= 1.5
         assert j["x"] > j["right"]  # in the gap, right of the tables
     champion = browser_page.locator(".lg-bracket-champion .lg-bracket-seat.winner")
-    assert champion.inner_text().strip() == selectors.standings(t)["rows"][0]["name"]
+    assert champion.inner_text().strip() == standings.standings(t)["rows"][0]["name"]
 
 
 @pytest.mark.browser

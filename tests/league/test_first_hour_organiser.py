@@ -30,7 +30,8 @@ from games.errors import MatchError
 from games.records import match_verify
 from games.models import Event, Match, Seat
 from games.records import match_record
-from league import selectors, services
+from league import services
+from league.selectors import players, rounds
 from league.models import League, Reminder, Round, Table, Tournament
 
 PASSWORD = "pw-first-hour"
@@ -359,7 +360,7 @@ def test_the_admin_and_the_public_page_say_who_the_round_waits_for_and_since_whe
     # and once she has taken the seat and the bot has moved, it waits for her move, since her turn started
     with django_capture_on_commit_callbacks(execute=True):
         games.seat_join(match_id=match.pk, user=anna, entropy="cd" * 16)
-    waiting = selectors.round_waiting(t)
+    waiting = rounds.round_waiting(t)
     assert [(w["name"], w["kind"]) for w in waiting] == [("anna", "move")]
     seat = Seat.objects.get(match=match, user=anna)
     assert waiting[0]["since"] == seat.turn_started_at and waiting[0]["deadline"] == seat.deadline
@@ -442,7 +443,7 @@ def test_an_organiser_forfeits_the_seat_of_a_person_who_does_not_move(client, or
     with django_capture_on_commit_callbacks(execute=True):
         games.seat_join(match_id=match.pk, user=anna, entropy="ef" * 16)
     seat = match.seats.get(user=anna).index
-    assert [w["kind"] for w in selectors.round_waiting(t)] == ["move"]
+    assert [w["kind"] for w in rounds.round_waiting(t)] == ["move"]
     # when the organiser forfeits her seat
     _forfeit(client, t, match, seat, django_capture_on_commit_callbacks)
     # then seat_forfeited is followed at once by her resignation, and the round closes
@@ -588,7 +589,7 @@ def test_top_ratings_show_the_rating_people_read_with_a_legend_and_no_mu_or_sigm
                                    seeding="entry")
     services.bots_add(tournament_id=t.pk, count=4, policy="greedy")
     services.tournament_run(tournament_id=t.pk)
-    top = selectors.ratings_for_game("livol")[0]
+    top = players.ratings_for_game("livol")[0]
     # when the league page is read
     page = client.get(f"/leagues/{league.pk}/").content.decode()
     text = _text(page)
@@ -615,7 +616,7 @@ def test_a_round_started_automatically_says_nothing_of_a_schedule_still_ahead(cl
     # then each round says when it was played, and nothing of a schedule
     assert page.count("played ") >= 2 and "scheduled for" not in page
     # (a round not started yet still says when it is scheduled)
-    assert selectors.round_dates(Round(scheduled_on=second.scheduled_on))["show_scheduled"]
+    assert rounds.round_dates(Round(scheduled_on=second.scheduled_on))["show_scheduled"]
 
 
 # -- the command twins ----------------------------------------------------------------------------------------------

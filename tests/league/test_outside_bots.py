@@ -11,7 +11,8 @@ from django.core.management import call_command
 from django.test import Client
 
 from games.models import ApiToken, Match, Seat
-from league import selectors, services
+from league import services
+from league.selectors import accounts, standings
 from league.models import PlayerProfile
 
 
@@ -39,7 +40,7 @@ def test_a_person_creates_an_outside_bot_and_its_token_on_the_settings_page(djan
     stranger = Client()
     stranger.force_login(django_user_model.objects.create_user(username="eve", password="pw-eve-12345"))
     assert stranger.post(f"/accounts/bots/{bot.user_id}/token/").status_code == 404
-    assert selectors.bot_accounts(anna)[0]["name"] == "anna-bot"
+    assert accounts.bot_accounts(anna)[0]["name"] == "anna-bot"
 
 
 def test_the_command_creates_an_outside_bot_account_with_a_token(django_user_model):
@@ -101,5 +102,5 @@ def test_an_organiser_enters_an_outside_bot_in_a_tournament_like_a_person(league
     seat = Seat.objects.get(user=bot)
     # seated without asking (it entered), to take its seat through the API; shown as a bot
     assert seat.status == Seat.Status.SEATED and seat.match.is_waiting
-    rows = selectors.standings(tournament)["rows"]
+    rows = standings.standings(tournament)["rows"]
     assert all(r["is_bot"] for r in rows)

@@ -6,7 +6,8 @@ from html.parser import HTMLParser
 import pytest
 from django.utils import formats, timezone
 
-from league import selectors, services
+from league import services
+from league.selectors import rounds, standings
 from league.rules import charts
 from league.models import PlayerProfile, RatingHistory, Round, Table, Tournament
 from tests.league.conftest import make_tournament
@@ -20,8 +21,8 @@ def finished_knockout(league):
 def test_the_tournament_page_shows_standings_results_with_replays_and_the_bracket(client, finished_knockout):
     t = finished_knockout
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
-    standings = selectors.standings(t)
-    for row in standings["rows"]:
+    table = standings.standings(t)
+    for row in table["rows"]:
         assert row["name"] in page
     assert "Bracket" in page and "Winner" in page and "Semi-final" in page
     for table in Table.objects.filter(round__tournament=t, match__isnull=False):
@@ -50,7 +51,7 @@ def test_club_league_index_and_ratings_pages(client, finished_knockout, league):
 
 
 def test_the_player_page_plots_the_rating_and_lists_recent_matches(client, finished_knockout):
-    champion = PlayerProfile.objects.get(pk=selectors.standings(finished_knockout)["rows"][0]["player_id"])
+    champion = PlayerProfile.objects.get(pk=standings.standings(finished_knockout)["rows"][0]["player_id"])
     page = client.get(f"/players/{champion.pk}/").content.decode()
     assert "<svg" in page and "<polyline" in page
     assert page.count("<circle") == champion.ratings.get().matches + 1  # the start, then one per match
@@ -70,11 +71,11 @@ def test_the_league_api_serves_tournaments_standings_and_ratings(client, finishe
     assert [x["id"] for x in listing] == [t.pk] and listing[0]["progress"]["percent"] == 100
     detail = client.get(f"/api/league/tournaments/{t.pk}").json()
     assert len(detail["rounds_played"]) == 2 and detail["rounds_played"][0]["tables"][0]["seats"]
-    standings = client.get(f"/api/league/tournaments/{t.pk}/standings").json()
-    expected = selectors.standings(t)
-    assert [r["name"] for r in standings["rows"]] == [r["name"] for r in expected["rows"]]
-    assert standings["rows"][0]["stage"] == "Winner"
-    assert set(standings["rows"][0]["tie_breaks"]) == set(expected["order"])
+    api_table = client.get(f"/api/league/tournaments/{t.pk}/standings").json()
+    expected = standings.standings(t)
+    assert [r["name"] for r in api_table["rows"]] == [r["name"] for r in expected["rows"]]
+    assert api_table["rows"][0]["stage"] == "Winner"
+    assert set(api_table["rows"][0]["tie_breaks"]) == set(expected["order"])
     ratings = client.get("/api/league/ratings/livol").json()
     assert len(ratings) == 4 and ratings[0]["rating"] >= ratings[-1]["rating"]
     player = client.get(f"/api/league/players/{ratings[0]['player_id']}").json()
@@ -162,7 +163,7 @@ def test_the_bracket_joins_each_table_to_the_one_its_winner_plays_next(client, l
     t = services.tournament_run(tournament_id=make_tournament(league, format="knockout", players=players,
                                                               seats=seats).pk)
     # when the selector lays out the bracket
-    bracket = selectors.tournament_bracket(t)
+    bracket = rounds.tournament_bracket(t)
     # then each column has seats^(rounds left) slots, in groups of ``seats`` that feed one slot of the next
     assert len(bracket) == t.rounds
     for number, col in enumerate(bracket, start=1):
@@ -175,8 +176,8 @@ def test_the_bracket_joins_each_table_to_the_one_its_winner_plays_next(client, l
         for slot in (s for g in col["groups"] for s in g if s["table"]):
             assert slot["decided"] and slot["winner"] is not None
             assert slot["winner"] in [s["entrant_id"] for s in next_slots[slot["next"]]["seats"]]
-    champion = selectors.bracket_champion(bracket)
-    assert champion["entrant_id"] == selectors.standings(t)["rows"][0]["entrant_id"]
+    champion = rounds.bracket_champion(bracket)
+    assert champion["entrant_id"] == standings.standings(t)["rows"][0]["entrant_id"]
 
     # when the page draws it
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
@@ -209,7 +210,7 @@ def test_a_running_bracket_shows_who_is_waiting_for_the_next_round(client, leagu
     assert t.status == Tournament.Status.RUNNING and t.round_set.count() == 2
     # when the page is drawn
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
-    bracket = selectors.tournament_bracket(t)
+    bracket = rounds.tournament_bracket(t)
     # then the semi-finals show their pairs, the final two players to be decided, and the champion nobody yet
     assert [c["label"] for c in bracket] == ["Quarter-final", "Semi-final", "Final"]
     assert [c["paired"] for c in bracket] == [True, True, False]
@@ -219,12 +220,12 @@ def test_a_running_bracket_shows_who_is_waiting_for_the_next_round(client, leagu
     assert 'hx-trigger="every 3s"' in page  # still polled, as before
 
     # given the first semi-final decided (the second still to play)
-    rounds = selectors.tournament_rounds(t)
-    first = next(tb for tb in rounds[1]["tables"] if tb["number"] == 1)
+    played = rounds.tournament_rounds(t)
+    first = next(tb for tb in played[1]["tables"] if tb["number"] == 1)
     first["decided"] = True
     first["seats"][0]["place"], first["seats"][1]["place"] = 2, 1
     # then its winner already waits in the final
-    final = selectors.tournament_bracket(t, rounds)[2]["groups"][0][0]
+    final = rounds.tournament_bracket(t, played)[2]["groups"][0][0]
     assert [w and w["entrant_id"] for w in final["waiting"]] == [first["seats"][1]["entrant_id"], None]
 
 
@@ -246,9 +247,9 @@ def test_rounds_show_when_they_were_played(client, league):
     # (a round that closed the day it started gives the close as a time)
     assert f"played {local(second.started_at, 'DATETIME_FORMAT')} – {local(second.closed_at, 'TIME_FORMAT')}" in page
     assert f'datetime="{timezone.localtime(first.started_at).isoformat()}"' in page
-    rounds = selectors.tournament_rounds(t)
-    assert rounds[0]["started_at"] == first.started_at and rounds[0]["same_day"] is False
-    assert rounds[1]["same_day"] is True
+    played = rounds.tournament_rounds(t)
+    assert played[0]["started_at"] == first.started_at and played[0]["same_day"] is False
+    assert played[1]["same_day"] is True
 
 
 def test_a_running_round_says_when_it_started_and_a_knockout_column_when_it_is_planned(client, league):
@@ -265,7 +266,7 @@ def test_a_running_round_says_when_it_started_and_a_knockout_column_when_it_is_p
 
 
 def test_the_rating_chart_has_dates_on_the_x_axis_and_the_rating_on_the_y_axis(client, finished_knockout):
-    champion = PlayerProfile.objects.get(pk=selectors.standings(finished_knockout)["rows"][0]["player_id"])
+    champion = PlayerProfile.objects.get(pk=standings.standings(finished_knockout)["rows"][0]["player_id"])
     page = client.get(f"/players/{champion.pk}/").content.decode()
     svg = page[page.index("<svg"):page.index("</svg>")]
     # the axes are titled: the rating up, the time along (all played today: the day is in the title)
@@ -318,7 +319,7 @@ def test_the_standings_explain_every_tie_break_column(client, league):
     t = services.tournament_run(tournament_id=make_tournament(league, format="swiss", players=4, rounds=2).pk)
     # when the tournament page is shown
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
-    columns = selectors.standings(t)["columns"]
+    columns = standings.standings(t)["columns"]
     # then each column header has a title with the criterion's name and what it counts
     headers = {h["attrs"]["data-tie-break"]: h for h in elements(page, "num") if "data-tie-break" in h["attrs"]}
     assert list(headers) == league.tie_breaks
@@ -340,7 +341,7 @@ def test_the_standings_explain_every_tie_break_column(client, league):
 
 def test_league_pages_need_no_inline_script(client, finished_knockout, league):
     # the site's Content-Security-Policy allows scripts from files only
-    champion = selectors.standings(finished_knockout)["rows"][0]["player_id"]
+    champion = standings.standings(finished_knockout)["rows"][0]["player_id"]
     for url in ["/leagues/", "/clubs/riga/", f"/leagues/{league.pk}/", f"/tournaments/{finished_knockout.pk}/",
                 f"/players/{champion}/", "/ratings/livol/"]:
         page = client.get(url).content.decode()

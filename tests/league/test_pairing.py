@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.rules import pairing
+from league.rules import pairing, schedules
 from league.rules.pairing import Contender
 
 
@@ -240,7 +240,7 @@ def test_multi_seat_swiss_seats_everyone_at_legal_tables_without_needless_repeat
             history[winner]["score"] += 1
         for x in p.byes:
             history[x]["byes"] += 1
-    _, byes_per_round = pairing.table_sizes(n, seats, min_seats)
+    _, byes_per_round = schedules.table_sizes(n, seats, min_seats)
     if rounds * byes_per_round <= n:
         # everyone sits out at most once while there are players who have not
         assert all(h["byes"] <= 1 for h in history.values())

@@ -99,7 +99,7 @@ def test_the_swiss_bye_goes_exactly_where_the_documented_rule_says(n, rounds, se
                 assert p.byes == ()
         else:
             # more seats: the fewest byes so far first, then the lowest-placed (SWISS_TABLES_CRITERIA)
-            _sizes, count = pairing.table_sizes(len(field), seats, 2)
+            _sizes, count = schedules.table_sizes(len(field), seats, 2)
             rank = {c.id: i for i, c in enumerate(field)}
             expected = sorted(field, key=lambda c: (c.byes, -rank[c.id]))[:count]
             assert set(p.byes) == {c.id for c in expected}
@@ -154,7 +154,7 @@ def test_a_first_multi_seat_swiss_round_seats_from_the_top_larger_tables_first(n
     p = pairing.swiss_tables(field, seats, min_seats)
     # then the byes are the last seeds, and the tables take the others from the top, larger tables
     # first (so the smaller tables are the lower-placed players')
-    sizes, count = pairing.table_sizes(n, seats, min_seats)
+    sizes, count = schedules.table_sizes(n, seats, min_seats)
     assert p.byes == tuple(range(n - count, n))
     cut, start = [], 0
     for size in sizes:
@@ -165,7 +165,7 @@ def test_a_first_multi_seat_swiss_round_seats_from_the_top_larger_tables_first(n
 
 def test_the_tournament_page_states_the_swiss_criteria_in_order():
     # given the two-seat Swiss rules
-    rules = pairing.pairing_rules("swiss", 2)["rules"]
+    rules = pairing.swiss_rules(2)["rules"]
     # then the bye comes after repeat meetings and the seat limit and before seat preferences and scores
     text = [str(r) for r in pairing.SWISS_CRITERIA]
     assert rules[:len(text)] == text
@@ -251,7 +251,7 @@ def _exists(n: int, options: list[tuple[int, ...]], rounds: int, most: int) -> b
 
 def _fewest(n: int, seats: int, min_seats: int) -> tuple[int, int]:
     """Brute force: (fewest rounds in which every pair meets, fewest meetings of the most-met pair then)."""
-    sizes, byes = pairing.table_sizes(n, seats, min_seats)
+    sizes, byes = schedules.table_sizes(n, seats, min_seats)
     options = _round_options(n, sizes, byes)
     rounds = 1
     while not _exists(n, options, rounds, rounds):
@@ -275,7 +275,7 @@ def _small_fields() -> list[tuple[int, int, int]]:
     one per shape."""
     out, shapes = [], set()
     for n, seats, min_seats in [(n, s, m) for s in (3, 4, 5, 6) for m in (2, 3) for n in range(s + 1, 10)] + [(10, 4, 2)]:
-        sizes, byes = pairing.table_sizes(n, seats, min_seats)
+        sizes, byes = schedules.table_sizes(n, seats, min_seats)
         if (n, tuple(sizes), byes) not in shapes:
             shapes.add((n, tuple(sizes), byes))
             out.append((n, seats, min_seats))
@@ -321,7 +321,7 @@ def test_multi_seat_round_robins_of_any_club_size_meet_every_pair_with_byes_spre
     rounds = pairing.round_robin(n, seats, min_seats, double=double)
     # then every round has the shape, every pair meets (twice in a double), the schedule is no shorter
     # than the counting bound allows, and byes differ by at most one a cycle
-    sizes, byes = pairing.table_sizes(n, seats, min_seats)
+    sizes, byes = schedules.table_sizes(n, seats, min_seats)
     cycles = 2 if double else 1
     assert len(rounds) % cycles == 0
     single = len(rounds) // cycles

@@ -1,7 +1,8 @@
 """Standings and ratings are projections: rebuilt from scratch they equal what was folded incrementally."""
 from django.core.management import call_command
 
-from league import selectors, services
+from league import services
+from league.selectors import standings
 from league.models import Entrant, Folded, Rating, RatingHistory, Standing, TableSeat, Tournament
 from tests.league.conftest import make_tournament
 
@@ -15,7 +16,7 @@ def snapshot(tournaments):
         "history": sorted(RatingHistory.objects.values_list("player_id", "match_id", "mu", "sigma", "mu_before",
                                                             "sigma_before")),
         "folded": sorted(Folded.objects.values_list("projection", "table_id")),
-        "tables": [selectors.standings(t)["rows"] for t in tournaments],
+        "tables": [standings.standings(t)["rows"] for t in tournaments],
     }
 
 

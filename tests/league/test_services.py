@@ -14,7 +14,9 @@ from engine import registry
 from games import dispatch, store
 from games.models import Event, Match
 from games.services import bots_advance, match_finished, move_submit
-from league import selectors, services, tasks
+from league import services, tasks
+from league.services import rounds as rounds_service
+from league.selectors import rounds, standings
 from league.models import Entrant, Folded, Rating, RatingHistory, Round, Standing, Table, TableSeat, Tournament
 from tests.conftest import need
 from tests.waiting import wait_until
@@ -270,7 +272,7 @@ def test_withdrawal_forfeits_the_remaining_round_robin_matches_to_the_opponents(
     assert round2.match is not None and round2.match.status == Match.Status.ABORTED
     assert Table.objects.get(round__number=3, seats__entrant=leaver).match is None
     # and the standings say so
-    row = next(r for r in selectors.standings(tournament)["rows"] if r["entrant_id"] == leaver.pk)
+    row = next(r for r in standings.standings(tournament)["rows"] if r["entrant_id"] == leaver.pk)
     assert (row["forfeits"], row["note"]) == (2, "withdrew in round 2")
 
 
@@ -284,7 +286,7 @@ def test_under_the_void_rule_nobody_scores_from_a_withdrawn_players_matches(leag
     # the leaver withdrew before the start: out of the schedule, three players, each with a rest
     assert not TableSeat.objects.filter(entrant=leaver).exists()
     assert Table.objects.filter(round__tournament=tournament, kind=Table.Kind.BYE).count() == 3
-    assert selectors.standings(tournament)["rows"][-1]["note"] == "withdrew before the start"
+    assert standings.standings(tournament)["rows"][-1]["note"] == "withdrew before the start"
     # and a withdrawal mid-way voids the withdrawn player's later tables for everyone
     t2 = make_tournament(league, format="round_robin", players=4)
     t2.name = "second"
@@ -313,9 +315,8 @@ def test_a_withdrawn_player_is_not_paired_again_in_a_swiss(league):
     seat = TableSeat.objects.get(entrant=leaver, table__round__number=2)
     assert seat.forfeited
     # (and a later round would not include the leaver at all)
-    assert services._pair_swiss(tournament, list(tournament.entrants.all()), {leaver.pk: 2})
-    assert leaver.pk not in [e for _, _, seated in services._pair_swiss(
-        tournament, list(tournament.entrants.all()), {leaver.pk: 2}) for e in seated]
+    drawn = rounds_service._pair(tournament, 3, list(tournament.entrants.all()), {leaver.pk: 2})
+    assert drawn and leaver.pk not in [e for _, _, seated in drawn for e in seated]
 
 
 def test_a_knockout_seeds_the_bracket_gives_byes_to_the_top_seeds_and_crowns_one_winner(league):
@@ -328,12 +329,12 @@ def test_a_knockout_seeds_the_bracket_gives_byes_to_the_top_seeds_and_crowns_one
     assert [sorted(seeds[e] for e in t.seats.values_list("entrant_id", flat=True))
             for t in round1.tables.filter(kind=Table.Kind.MATCH).order_by("number")] == [[4, 5], [3, 6]]
     final = Table.objects.get(round__tournament=tournament, round__number=3)
-    champion = selectors.table_winner(final)
-    rows = selectors.standings(tournament)["rows"]
+    champion = rounds.table_winner(final)
+    rows = standings.standings(tournament)["rows"]
     assert rows[0]["entrant_id"] == champion and rows[0]["stage"] == "Winner"
     assert sorted(r["stage"] for r in rows) == ["Final", "Quarter-final", "Quarter-final", "Semi-final",
                                                 "Semi-final", "Winner"]
-    bracket = selectors.tournament_bracket(tournament)
+    bracket = rounds.tournament_bracket(tournament)
     assert [c["label"] for c in bracket] == ["Quarter-final", "Semi-final", "Final"]
     assert bracket[-1]["tables"][0]["winner"] == champion
 
@@ -399,7 +400,7 @@ def test_a_league_season_is_a_weekly_fixture_list(league):
     # home and away: six rounds, a week apart from the season's start
     assert tournament.rounds == 6
     assert tournament.round_set.get().scheduled_on == date(2025, 3, 3)
-    fixtures = selectors.tournament_fixtures(tournament)
+    fixtures = rounds.tournament_fixtures(tournament)
     assert [f["number"] for f in fixtures] == [2, 3, 4, 5, 6]
     assert [f["scheduled_on"] for f in fixtures] == [date(2025, 3, 3) + timedelta(weeks=w) for w in range(1, 6)]
     # the second half repeats the first with the seats swapped
@@ -431,7 +432,7 @@ def test_game_points_count_the_way_the_game_ranks_them(club):
     own_hand = services.league_create(club_id=club.pk, name="Own hand", game="livol",
                                       options={"target": 30, "variant": "own_hand"})
     t = services.tournament_run(tournament_id=make_tournament(own_hand, format="swiss", players=2, rounds=1).pk)
-    assert selectors.higher_game_points_win(t) is False
+    assert rounds.higher_game_points_win(t) is False
     table = Table.objects.get(round__tournament=t)
     winner = table.seats.get(place=1)
     assert winner.game_points == min(table.match.result["scores"])
@@ -444,8 +445,8 @@ def test_game_points_count_the_way_the_tournaments_own_options_rank_them(club):
     own_hand = make_tournament(league, format="swiss", players=2, rounds=1,
                                options={"target": 30, "variant": "own_hand"})
     # then fewer game points are better in that tournament, as its matches rank them
-    assert selectors.higher_game_points_win(own_hand) is False
-    assert selectors.higher_game_points_win(make_tournament(league, format="swiss", players=2, rounds=1)) is True
+    assert rounds.higher_game_points_win(own_hand) is False
+    assert rounds.higher_game_points_win(make_tournament(league, format="swiss", players=2, rounds=1)) is True
 
 def test_a_lost_match_finished_is_recovered_by_the_sweep(league):
     tournament = make_tournament(league, format="swiss", players=2, rounds=1)

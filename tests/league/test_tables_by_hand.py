@@ -14,7 +14,8 @@ from django.core.management import call_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league import selectors, services
+from league import services
+from league.selectors import players, rounds, standings
 from league.models import Entrant, League, Rating, Round, Standing, Table, TableSeat
 from league.rules.tiebreaks import Entry, Sitting, head_to_head, rank_entries, tie_break_values
 from league.rules.scoring import Rules, SeatIn, sides_of, table_scores
@@ -90,7 +91,7 @@ def test_a_karuselis_partnership_wins_as_a_side_in_a_real_tournament_and_is_rate
     winners = {e for e, seat in seat_of.items() if seat in match.result["ranking"][0]}
     # then the winning side's two players each won (3 points, "W" 1, "D" 0) and the others lost
     assert len(winners) == 2 and len(match.result["ranking"]) == 2
-    rows = {r["entrant_id"]: r for r in selectors.standings(tournament)["rows"]}
+    rows = {r["entrant_id"]: r for r in standings.standings(tournament)["rows"]}
     for entrant, row in rows.items():
         won = entrant in winners
         assert (row["wins"], row["draws"], row["losses"]) == ((1, 0, 0) if won else (0, 0, 1))
@@ -166,7 +167,7 @@ def test_a_swiss_bye_receiver_keeps_a_virtual_opponent_in_the_standings(league):
     # given a three-player two-seat Swiss of two rounds (one bye a round), the league's default rule
     tournament = services.tournament_run(tournament_id=make_tournament(league, players=3, rounds=2).pk)
     points = {s.entrant_id: s.points for s in Standing.objects.filter(tournament=tournament)}
-    rows = {r["entrant_id"]: r for r in selectors.standings(tournament)["rows"]}
+    rows = {r["entrant_id"]: r for r in standings.standings(tournament)["rows"]}
     # then each player's Buchholz is the opponents' points plus their own for the round of their bye
     for entrant, row in rows.items():
         expected = Fraction(0)
@@ -326,7 +327,7 @@ def test_a_round_robin_rest_after_withdrawing_is_no_forfeit(league):
     _run_round(tournament, 1)
     tournament.refresh_from_db()
     # a player whose rest is still to come (round 3 or later) withdraws
-    rests = {f["number"]: f["rests"] for f in selectors.tournament_fixtures(tournament)}
+    rests = {f["number"]: f["rests"] for f in rounds.tournament_fixtures(tournament)}
     name = next(names[0] for number, names in sorted(rests.items()) if number >= 3 and names)
     leaver = Entrant.objects.get(tournament=tournament, player__name=name)
     services.entrant_withdraw(entrant_id=leaver.pk)
@@ -359,7 +360,7 @@ def test_a_withdrawn_players_bye_scores_nothing_and_is_no_forfeit(league, client
     others = TableSeat.objects.filter(table__round__number=2, table__round__tournament=tournament).exclude(
         entrant=leaver)
     assert others.count() == 4 and all(s.table.kind == Table.Kind.MATCH and s.place for s in others)
-    row = next(r for r in selectors.standings(tournament)["rows"] if r["entrant_id"] == leaver.pk)
+    row = next(r for r in standings.standings(tournament)["rows"] if r["entrant_id"] == leaver.pk)
     assert row["note"] == "withdrew in round 2"
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "withdrawn</small>" in page
@@ -376,7 +377,7 @@ def test_a_knockout_player_out_in_round_1_withdraws_after_round_1(league):
     # when a player knocked out in round 1 withdraws
     services.entrant_withdraw(entrant_id=out.pk)
     # then the page says they left after round 1 (the last round they played), not "in round 2"
-    row = next(r for r in selectors.standings(tournament)["rows"] if r["entrant_id"] == out.pk)
+    row = next(r for r in standings.standings(tournament)["rows"] if r["entrant_id"] == out.pk)
     assert row["note"] == "withdrew after round 1"
 
 
@@ -386,11 +387,11 @@ def test_a_knockout_player_out_in_round_1_withdraws_after_round_1(league):
 
 def test_identical_ratings_share_a_position_on_the_ratings_list(db):
     # given three players, two of them with the same rating
-    players = [services.player_bot_create(name=f"Bot {i}", policy="greedy") for i in range(3)]
-    for player, (mu, sigma) in zip(players, [(30.0, 5.0), (30.0, 5.0), (25.0, 8.0)]):
+    bots = [services.player_bot_create(name=f"Bot {i}", policy="greedy") for i in range(3)]
+    for player, (mu, sigma) in zip(bots, [(30.0, 5.0), (30.0, 5.0), (25.0, 8.0)]):
         Rating.objects.create(player=player, game="livol", mu=mu, sigma=sigma, matches=3)
     # when the ratings list is read
-    ratings = selectors.ratings_for_game("livol")
+    ratings = players.ratings_for_game("livol")
     # then the two equal ratings share first place, and the next is third
     assert [r["position"] for r in ratings] == [1, 1, 3]
 
@@ -418,7 +419,7 @@ def test_the_tournament_page_states_every_rule_an_organiser_needs_to_recompute_t
     page = " ".join(client.get(f"/tournaments/{tournament.pk}/").content.decode().split())
     assert "adds nothing to Buchholz or Sonneborn–Berger" in page
     # a multi-seat tournament lists the points by place for every table size
-    rules = selectors.scoring_rules(make_tournament(league, players=4, seats=4))
+    rules = standings.scoring_rules(make_tournament(league, players=4, seats=4))
     points = next(r["text"] for r in rules if r["key"] == "points")
     assert "4 places: 3, 2, 1, 0; 3 places: 3, 1.5, 0; 2 places: 3, 0" in points
 

@@ -6,7 +6,8 @@ import csv
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from league import selectors, services
+from league import services
+from league.selectors import exports, rounds, standings
 from league.models import Tournament
 
 
@@ -18,17 +19,17 @@ def tournament_of(value) -> Tournament:
 
 
 def standings_text(tournament: Tournament) -> str:
-    table = selectors.standings(tournament)
+    table = standings.standings(tournament)
     rows = [["#", "player", *[c["short"] for c in table["columns"]], "P", "W", "D", "L", "bye", "ff", "note"]
-            + (["stage"] if table["knockout"] else [])]
+            + (["stage"] if table["stages"] else [])]
     for r in table["rows"]:
         rows.append([r["position"], r["name"], *[v or "-" for v in r["values"]], r["played"], r["wins"], r["draws"],
-                     r["losses"], r["byes"], r["forfeits"], r["note"]] + ([r["stage"]] if table["knockout"] else []))
-    return selectors.text_table(rows)
+                     r["losses"], r["byes"], r["forfeits"], r["note"]] + ([r["stage"]] if table["stages"] else []))
+    return exports.text_table(rows)
 
 
 def progress_text(tournament: Tournament) -> str:
-    p = selectors.tournament_progress(tournament)
+    p = rounds.tournament_progress(tournament)
     if not p["round"]:
         return f"{tournament.name}: {p['status_label']}, {tournament.entrants.count()} entrants"
     return (f"{tournament.name}: round {p['round']} of {p['rounds']} ({p['round_status']}), "
@@ -37,7 +38,7 @@ def progress_text(tournament: Tournament) -> str:
 
 
 def terms_text(tournament: Tournament) -> str:
-    terms = selectors.tournament_terms(tournament)
+    terms = rounds.tournament_terms(tournament)
     rule = f"; when a deadline passes: {terms['rule']}" if terms["rule"] else ""
     return f"plays: {terms['options']}; clock: {terms['clock']}{rule}"
 
@@ -45,7 +46,7 @@ def terms_text(tournament: Tournament) -> str:
 def waiting_text(tournament: Tournament) -> str:
     """Who the current round waits for, one line each (empty: nobody)."""
     lines = []
-    for w in selectors.round_waiting(tournament):
+    for w in rounds.round_waiting(tournament):
         what = "to take the seat" if w["kind"] == "take_seat" else "to move"
         line = (f"waiting for {w['name']} (match {w['match_id']}, seat {w['seat']}, table {w['table']}) {what} "
                 f"since {timezone.localtime(w['since']):%Y-%m-%d %H:%M}")

@@ -1,8 +1,8 @@
-"""``manage.py bot_tournament --game GAME --format swiss|round_robin|knockout --players N [--rounds R]
+"""``manage.py bot_tournament --game GAME --format FORMAT --players N [--rounds R]
 [--seed S] [--sync]``
 
-Creates a tournament of N bots (in the "Bot arena" club, one league per game),
-runs it to the end — through Celery (a worker must be running) or in this
+Creates a tournament of N bots (FORMAT: a format's name, ``league.formats``) in the "Bot arena"
+club, one league per game, runs it to the end — through Celery (a worker must be running) or in this
 process with ``--sync`` — and prints the final standings.
 
 ``--seed S`` derives every match's secret from S (``league.services.seeding``), so the same command
@@ -21,6 +21,7 @@ from engine import registry
 from engine.bots import POLICY_NAMES, levels_for
 from games.kits import GAME_LABELS
 from league import services
+from league.formats import base as formats
 from league.management.commands._common import domain_errors, progress_text, standings_text
 from league.models import Club, League, Round, Tournament
 from league.services.seeding import tournament_seeded
@@ -66,8 +67,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--game", required=True, choices=registry.names())
-        parser.add_argument("--format", required=True, choices=["swiss", "round_robin", "double_round_robin",
-                                                                 "knockout", "league"])
+        parser.add_argument("--format", required=True, choices=formats.names())
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--rounds", type=int, default=None)
         parser.add_argument("--seats", type=int, default=None, 

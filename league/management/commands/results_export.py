@@ -1,7 +1,7 @@
 """``manage.py results_export --tournament ID [--output FILE]``: results as CSV (the admin action's twin)."""
 from django.core.management.base import BaseCommand
 
-from league import selectors
+from league.selectors import exports, rounds
 from league.management.commands._common import tournament_of, write_csv
 
 
@@ -13,4 +13,4 @@ class Command(BaseCommand):
         parser.add_argument("--output", default=None)
 
     def handle(self, *args, **o):
-        write_csv(selectors.results_csv_rows(tournament_of(o["tournament"])), o["output"], self.stdout)
+        write_csv(exports.results_csv_rows(rounds.tournament_rounds(tournament_of(o["tournament"]))), o["output"], self.stdout)

@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 from games.models import Match
 from league import services
 from league.management.commands._common import domain_errors
+from league.formats import base as formats
 from league.models import Tournament
 
 
@@ -18,7 +19,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--league", type=int, required=True)
         parser.add_argument("--name", required=True)
-        parser.add_argument("--format", choices=Tournament.Format.values, default="swiss")
+        parser.add_argument("--format", choices=formats.names(), default="swiss")
         parser.add_argument("--seats", type=int, default=2, help="seats per table")
         parser.add_argument("--rounds", type=int, default=None)
         parser.add_argument("--season", type=int, default=None)
