@@ -1,16 +1,20 @@
-"""Every error code the server sends, in one table (issue 26 item 5): the API's schema lists them as the
+"""Every error code the server sends, in one table: the API's schema lists them as the
 enum of ``ErrorOut.code``, the table in docs/api.md is this table (``manage.py error_codes`` prints it, and a
 test holds the two equal), and a test finds every code written anywhere in the code here.
 
 Three sources: the domain errors (each ``DomainError`` subclass: its code, status and message), the edge's
 own answers (a body of the wrong shape, a missing route, streams' caps), and the engine's refusals of a
-move (``IllegalMove`` codes, with the player's sentence from ``games.words``).
+move (``IllegalMove`` codes, with the player's sentence: ``games.words.SHARED_REFUSALS`` and each game's
+words' ``REFUSALS``).
 """
 from __future__ import annotations
 
 import importlib
 
 from django.utils import translation
+
+from games.errors import ILLEGAL_MOVE_STATUS, DomainError
+from games.words import refusals
 
 #: The modules that define domain errors (imported so that every subclass is known).
 ERROR_MODULES = ("games.errors", "games.services.limits", "league.services.errors", "league.services.people",
@@ -34,8 +38,6 @@ EDGE_CODES = {
 
 
 def _domain_errors() -> dict[str, tuple[int, object]]:
-    from games.errors import DomainError
-
     for module in ERROR_MODULES:
         importlib.import_module(module)
     found, stack = {}, [DomainError]
@@ -49,13 +51,10 @@ def _domain_errors() -> dict[str, tuple[int, object]]:
 
 def table() -> list[dict]:
     """Every code: ``code``, ``status``, ``source`` (``server`` or ``engine``) and its meaning in English."""
-    from games.errors import ILLEGAL_MOVE_STATUS
-    from games.words import ILLEGAL_MOVE_MESSAGES
-
     rows = {}
     for code, (status, meaning) in {**EDGE_CODES, **_domain_errors()}.items():
         rows[code] = {"code": code, "status": status, "source": "server", "meaning": meaning}
-    for code, meaning in ILLEGAL_MOVE_MESSAGES.items():
+    for code, meaning in refusals().items():
         rows.setdefault(code, {"code": code, "status": ILLEGAL_MOVE_STATUS.get(code, 422), "source": "engine",
                                "meaning": meaning})
     with translation.override("en"):

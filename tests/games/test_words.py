@@ -571,25 +571,45 @@ def test_round_summary_of_a_cardavia_settlement():
 # Refused moves
 # --------------------------------------------------------------------------
 
-def engine_illegal_codes() -> set[str]:
-    """Every code the engine raises: ``IllegalMove("code"``, ``_illegal("code"``, and the
-    ``(code, rule, message)`` tuples IOTA's placement check returns (alone or first of a pair)."""
+def engine_illegal_codes(game_name: str) -> set[str]:
+    """Every code a game's engine raises (its module's source and ``engine/core.py``): ``IllegalMove("code"``,
+    ``_illegal("code"``, and the ``(code, rule, message)`` tuples IOTA's placement check returns (alone or
+    first of a pair)."""
     codes: set[str] = set()
-    for path in ENGINE_DIR.glob("*.py"):
+    for path in engine_sources(game_name):
         source = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'(?:IllegalMove|_illegal)\(\s*(?:code\s*=\s*)?"([a-z_]+)"', source))
         codes |= set(re.findall(r'return\s+\(*\s*"([a-z_]+)",\s*"[A-Z]+\d+"', source))
     return codes
 
 
-def test_every_illegal_move_code_in_the_engine_has_a_sentence():
-    codes = engine_illegal_codes()
-    assert {"not_your_turn", "card_does_not_match", "malformed_move", "gap_in_line"} <= codes
-    missing = codes - set(words.ILLEGAL_MOVE_MESSAGES)
-    assert not missing, f"no player-facing sentence for {sorted(missing)}"
+@pytest.mark.parametrize("game_name", registry.names())
+def test_every_refusal_code_a_game_raises_has_a_sentence_in_its_words_or_the_shared_ones(game_name):
+    codes = engine_illegal_codes(game_name)
+    assert {"not_your_turn", "malformed_move", "already_resigned"} <= codes
+    own = getattr(words.GAMES[game_name], "REFUSALS", {})
+    missing = codes - set(words.SHARED_REFUSALS) - set(own)
+    assert not missing, (f"{game_name}: no sentence for {sorted(missing)}: add them to REFUSALS in "
+                         f"{words.GAMES[game_name].__name__} (games.words' SHARED_REFUSALS holds only the shared codes)")
+    assert set(own) <= codes - set(words.SHARED_REFUSALS), \
+        f"{game_name}: REFUSALS has sentences for codes it never raises or the shared ones say"
     generic = words.illegal_move_message("no_such_code")
     for code in codes:
-        assert words.illegal_move_message(code) != generic, code
+        assert words.illegal_move_message(code, game=game_name) != generic, code
+        assert words.illegal_move_message(code) == words.illegal_move_message(code, game=game_name), code
+
+
+def test_the_shared_refusals_are_the_contracts_and_a_code_means_one_thing_in_every_game():
+    assert set(words.SHARED_REFUSALS) == {"not_your_turn", "match_over", "malformed_move", "already_resigned",
+                                          "unknown_card", "card_not_in_hand"}
+    with translation.override("en"):
+        said: dict[str, set[str]] = {}
+        for game_name in registry.names():
+            for code, sentence in getattr(words.GAMES[game_name], "REFUSALS", {}).items():
+                said.setdefault(code, set()).add(str(sentence))
+        assert {code: sentences for code, sentences in said.items() if len(sentences) > 1} == {}
+    assert set(words.refusals()) == set(words.SHARED_REFUSALS) | set(said)
+    assert "card_does_not_match" in words.GAMES["uno_flip"].REFUSALS and words.GAMES["cardavia"].REFUSALS == {}
 
 
 def test_illegal_move_messages():
