@@ -3,9 +3,10 @@ show and play it, so that a missing piece stops ``manage.py check`` (and ``migra
 other command that runs the checks) with the game and the file named, not a ``KeyError`` on the first page
 that needs it.
 
-- ``games.E001`` (an error: the site cannot show the game): per game, a kit (``games.kits``: its label,
-  form, schemas, board, cards…), words for every event type its engine module declares in ``EVENTS``
-  (unless its words mark it ``SILENT``), seats a new match can start with, and a rules page template.
+- ``games.E001`` (an error: the site cannot show the game): per game, its engine module, a kit
+  (``games.kits``: its label, form, schemas, board, cards…), words for every event type its engine module
+  declares in ``EVENTS`` (unless its words mark it ``SILENT``), seats a new match can start with, the
+  stylesheet and script its kit declares (``static_files``), and a rules page template.
 - ``games.W001`` (a warning: the game plays, with fewer bots than it could have): a game that has no
   searching bots, because its game object has no ``sample_state`` method (one defined in its engine or bots
   module instead is named) or it has no ``greedy`` bot. The contract makes searching bots optional, so this
@@ -18,6 +19,7 @@ import sys
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.core import checks
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -91,6 +93,10 @@ def game_problems(game: str) -> list[str]:
         if not engine_game.MIN_SEATS <= found.default_seats <= engine_game.MAX_SEATS:
             problems.append(f"a kit whose default_seats {found.default_seats} is outside its engine's "
                             f"{engine_game.MIN_SEATS}..{engine_game.MAX_SEATS}")
+        unfound = [path for path in found.assets().values() if path is not None and finders.find(path) is None]
+        if unfound:
+            problems.append(f"no {' and no '.join(f'static/{path}' for path in unfound)}: create "
+                            f"{'them' if len(unfound) > 1 else 'it'}, or set static_files=False in its kit")
     try:
         get_template(f"rules/{game}.html")
     except TemplateDoesNotExist:

@@ -49,7 +49,8 @@ class Kit:
     #: The API's view schema (a ``games.kits.base.View``).
     view: type
     #: Its words: a module with ``WORDS``, ``SILENT``, ``MOVES``, ``card_name``, ``card_short``,
-    #: ``colour_name`` and ``round_summary`` (``games.words``).
+    #: ``colour_name``, ``round_summary`` and ``REFUSALS`` (a sentence per refusal code of its own; the
+    #: shared codes' are ``games.words.SHARED_REFUSALS``) (``games.words``). A small game's kit may be its words.
     words: ModuleType
     #: The options a match plays (the engine's, defaults filled in), in words, the most telling first.
     option_words: Callable[[dict], list[str]]

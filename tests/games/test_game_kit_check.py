@@ -52,7 +52,12 @@ def test_a_kit_without_its_rules_page_or_with_seats_its_engine_refuses_is_named(
     monkeypatch.setattr(kits, "find", lambda game: sixth if game == "sixth" else kits.kit(game))
     said = sorted(e.msg for e in every_game_has_a_kit())
     assert said == ["The game 'sixth' has a kit whose default_seats 99 is outside its engine's 2..6.",
-                    "The game 'sixth' has no rules page: create templates/rules/sixth.html."]
+                    "The game 'sixth' has no rules page: create templates/rules/sixth.html.",
+                    "The game 'sixth' has no static/games/sixth.css and no static/games/sixth.js: create them, "
+                    "or set static_files=False in its kit."]
+    monkeypatch.setattr(kits, "find", lambda game: replace(sixth, static_files=False) if game == "sixth" else
+                        kits.kit(game))
+    assert not [e for e in every_game_has_a_kit() if "static" in e.msg]
 
 
 def test_an_event_type_a_game_declares_without_words_is_named(monkeypatch):

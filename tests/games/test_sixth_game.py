@@ -44,3 +44,12 @@ def test_a_sixth_game_in_its_own_files_is_played_end_to_end(tmp_path):
 def test_this_process_knows_only_the_five_games():
     """Tally is registered in its own process only: here, every test that reads the registry sees the five."""
     assert registry.names() == ["cardavia", "iota", "karuselis", "livol", "uno_flip"]
+
+
+def test_tallys_engine_module_and_bots_type_check_as_the_engine_does(tmp_path):
+    """``mypy --strict`` (the engine's ``mypy.ini``) holds Tally's game object to the contract
+    (``game: SearchableGame``), as it does every module of ``engine/`` (``tests/test_types.py``)."""
+    done = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "mypy.ini"), "--cache-dir",
+                           str(tmp_path), "tests/sixth_game/tally.py", "tests/sixth_game/bots.py"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr

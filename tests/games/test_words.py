@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from engine import IllegalMove, registry
+from engine import IllegalMove, protocol, registry
 from engine.core import copies_hidden_everywhere
 from games import words
 from games.words import store as store_words
@@ -600,8 +600,7 @@ def test_every_refusal_code_a_game_raises_has_a_sentence_in_its_words_or_the_sha
 
 
 def test_the_shared_refusals_are_the_contracts_and_a_code_means_one_thing_in_every_game():
-    assert set(words.SHARED_REFUSALS) == {"not_your_turn", "match_over", "malformed_move", "already_resigned",
-                                          "unknown_card", "card_not_in_hand"}
+    assert set(words.SHARED_REFUSALS) == {*protocol.SHARED_REFUSALS, "unknown_card", "card_not_in_hand"}
     with translation.override("en"):
         said: dict[str, set[str]] = {}
         for game_name in registry.names():
