@@ -24,6 +24,16 @@ def start(name: str, options: dict) -> list[dict]:
     return game.start(game.MIN_SEATS, "s", options=options)
 
 
+@pytest.mark.parametrize("name", registry.names())
+def test_every_option_is_a_list_of_choices_or_a_whole_number_between_bounds(name):
+    """What the form, the API's schema and the rules pages can state: a tuple of the allowed values, or
+    ``core.int_between(low, high)`` (another predicate, such as ``core.positive_int``, states no bounds)."""
+    for option, (default, check) in registry.options(name).items():
+        assert isinstance(check, tuple) or {"low", "high", "none"} <= set(vars(check)), \
+            f"{name}'s option {option!r}: declare its bounds with core.int_between(low, high), or a tuple of choices"
+        assert default in check if isinstance(check, tuple) else check(default), (name, option)
+
+
 def test_the_five_games_integer_options_are_all_here():
     assert {(name, option) for name, option, _ in BOUNDED} >= {
         ("livol", "target"), ("livol", "challenge_extra_penalty"), ("uno_flip", "target"),
