@@ -23,6 +23,7 @@ import random as _random
 from types import ModuleType
 from typing import Any, Callable, cast
 
+from engine import registry
 from engine.bots.random_policy import random_policy
 
 #: A bot: (view, legal moves, rng, must_act) -> its move, or None to let optional moves go.
@@ -38,8 +39,6 @@ def bots_module(game: str) -> ModuleType | None:
     outside ``engine/``), else ``engine/bots/<game>.py``; None when it has none. It declares ``POLICIES``
     (level -> policy) and, if the generic search needs more than the contract says, ``SEARCH``
     (``engine.bots.search.Spec``)."""
-    from engine import registry
-
     path = getattr(registry.module(game), "BOTS", None) or f"engine.bots.{game}"
     try:
         return importlib.import_module(path)
@@ -60,7 +59,7 @@ def policy_of(game: str, level: str) -> Policy | None:
         return random_policy
     if level not in SEARCH_LEVELS:
         return None
-    from engine.bots import search
+    from engine.bots import search  # here, not at the top: the search imports this package (bots_module)
 
     if not search.searchable(game) or level not in search.spec_of(game).budgets:
         return None
@@ -119,8 +118,6 @@ def bot_move(game: str, key: int | str, position: int, state: Any, seat: int, po
     """The move ``policy`` makes for ``seat`` at ``position`` of the match whose bot key is ``key``
     (``bot_rng``), from the seat's own view and legal moves only; None when it lets optional moves go
     (a seat holding the turn always moves)."""
-    from engine import registry
-
     engine_game = registry.get(game)
     view = engine_game.view(state, seat)
     legal = engine_game.legal_moves(state, seat)

@@ -67,7 +67,6 @@ def _best_plays(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.R
     """The ``keep`` best plays by the greedy measure (score, then fewer wilds spent), every
     recycle, and the passes greedy would consider (returning nothing, or every card but the
     wilds)."""
-    from engine.iota import WILDS, view_scorer
     plays = [m for m in legal if m["type"] == "play"]
     others = [m for m in legal if m["type"] == "recycle"]
     if plays:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Sequence
 
-from engine.karuselis import CARD_POINTS, card_value
+from engine.karuselis import CARD_POINTS, card_value, side_of, spade_count
 from engine.bots.search import Spec, squash
 
 SWEEP_WORTH = (2, 4)  # (points, cards) that make a sweep worth the broom
@@ -58,7 +58,6 @@ POLICIES = {"greedy": greedy}
 def _pile_value(piles: Sequence[Sequence[str]], side: int) -> float:
     """What a side's pile is worth mid-deal: K13 card points, and the most-spades and
     most-cards bonuses as smooth chances of the leads so far."""
-    from engine.karuselis import CARD_POINTS, spade_count
     spades = [spade_count(p) for p in piles]
     counts = [len(p) for p in piles]
     lead_s = spades[side] - max(n for i, n in enumerate(spades) if i != side)
@@ -71,7 +70,6 @@ def _deal_reward(start: Any, end: Any, closing: list[dict[str, Any]], me: int) -
     """At the end of the deal, 0.5 + 0.5·tanh(d / 6), d = what my side gained in K13 points since the root
     (card points captured, plus the most-spades and most-cards bonuses, whose counts are public) minus the
     best other side's gain."""
-    from engine.karuselis import side_of
     mine = side_of(me, start.seats)
     sides = range(len(start.piles))
     before = [_pile_value(start.piles, side) for side in sides]

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.bots.shedding import catch_or_call, grouped
 from engine.bots.search import Spec
+from engine.livol import card_points
 from engine.bots.shedding import PLIES_PER_ITERATION, round_candidates, round_reward
 
 COLORS = ("R", "Y", "G", "B")
@@ -106,7 +107,6 @@ POLICIES = {"greedy": greedy}
 # ---- the search (engine/bots/search.py) ------------------------------------------------
 
 def _points_held(state: Any) -> list[int]:
-    from engine.livol import card_points
     return [sum(card_points(c) for c in h) for h in state.hands]
 
 

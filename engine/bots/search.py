@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from engine import IllegalMove, registry
+from engine.bots import bots_module
 
 if TYPE_CHECKING:
     from engine.bots import Policy
@@ -160,8 +161,6 @@ _CONTRACT_SPECS: dict[str, Spec] = {}
 def spec_of(game_name: str) -> Spec:
     """The search's spec of a game: its bots module's ``SEARCH`` (``engine.bots.bots_module``), or the
     contract's (the same object on every call, so a budget set on it holds)."""
-    from engine.bots import bots_module
-
     declared = getattr(bots_module(game_name), "SEARCH", None)
     if declared is not None:
         return cast(Spec, declared)
@@ -343,15 +342,11 @@ class Search:
 
 def greedy_of(game_name: str) -> Policy:
     """The game's ``greedy`` policy (its bots module's ``POLICIES``): the rollouts' and the opponents' model."""
-    from engine.bots import bots_module
-
     return cast("Policy", bots_module(game_name).POLICIES["greedy"])  # type: ignore[union-attr]  # searchable
 
 
 def searchable(game_name: str) -> bool:
     """A game the search can play: it deals samples (``sample_state``, ENGINE.md) and has a greedy bot."""
-    from engine.bots import bots_module
-
     return callable(getattr(registry.get(game_name), "sample_state", None)) and \
         "greedy" in getattr(bots_module(game_name), "POLICIES", {})
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.bots.shedding import catch_or_call, grouped
 from engine.bots.search import Spec
+from engine.uno_flip import FACE_ON
 from engine.bots.shedding import PLIES_PER_ITERATION, round_candidates, round_reward
 
 POINTS = {"+1": 10, "rev": 20, "skip": 20, "flip": 20, "W": 40, "W+2": 50,
@@ -105,7 +106,6 @@ POLICIES = {"greedy": greedy}
 # ---- the search (engine/bots/search.py) ------------------------------------------------
 
 def _points_held(state: Any) -> list[int]:
-    from engine.uno_flip import FACE_ON
     faces = FACE_ON[state.side]
     return [sum(faces[c].points for c in h) for h in state.hands]
 

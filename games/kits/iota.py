@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
+from engine.iota import view_scorer
 from games.kits.base import GameOptionsForm
 from games.kits import Kit
 from games.kits.boards import at, seat_name, seat_rows, shown_hands
@@ -140,7 +141,6 @@ def play_scores(view: dict):
     """What each play scores, from the seat's view (the kids' variant has no scores)."""
     if view.get("hand") is None or view.get("over") or view.get("variant") == "kids":
         return None
-    from engine.iota import view_scorer
 
     scorer = view_scorer(view)
     return lambda m: scorer(m["cards"]) if m.get("type") == "play" else None

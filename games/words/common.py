@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, ngettext, pgettext
 
+from games.words.context import FORFEIT, NO_SHOW, TIMEOUTS
+
 #: Between two complete sentences of one log line ("Round 2: janis deals · Your cards: …").
 SEPARATOR = " · "
 
@@ -75,8 +77,6 @@ def seat_resigned_in_context(event: dict, names, context) -> str:
     """A resignation as it happened: a Resign pressed ("janis resigned"), or a seat given up that
     its player never gave up — after timeouts in a row, not taken in time, forfeited by the
     organiser (``EventContext.resigned_because``)."""
-    from games.words.context import FORFEIT, NO_SHOW, TIMEOUTS
-
     player = name_of(names, event.get("seat"))
     because = context.resigned_because(event.get("seat")) if context is not None else None
     if because is None:
