@@ -30,14 +30,16 @@ def register(name: str, module_path: str) -> None:
     global GAME_NAMES
     if not NAME.fullmatch(name):
         raise ValueError(f"not a game's name: {name!r} (a lowercase letter, then lowercase letters, digits, _)")
-    if name in GAME_NAMES and _path(name) != module_path:
-        raise ValueError(f"the game {name!r} is already registered as {_path(name)}")
+    registered = MODULES.get(name, f"engine.{name}")
+    if name in GAME_NAMES and registered != module_path:
+        raise ValueError(f"the game {name!r} is already registered as {registered}")
     MODULES[name] = module_path
     if name not in GAME_NAMES:
         GAME_NAMES = (*GAME_NAMES, name)
 
 
-def _path(name: str) -> str:
+def module_path(name: str) -> str:
+    """Where the module of ``name`` is (or would be): the path it was registered with, else ``engine.<name>``."""
     return MODULES.get(name, f"engine.{name}")
 
 
@@ -50,13 +52,13 @@ def get(name: str) -> Game:
     """The game object for ``name``; ``KeyError`` for an unknown game."""
     if name not in GAME_NAMES:
         raise KeyError(f"unknown game {name!r}; known: {', '.join(names())}")
-    return importlib.import_module(_path(name)).game  # type: ignore[no-any-return]  # each module's game
+    return importlib.import_module(module_path(name)).game  # type: ignore[no-any-return]  # each module's game
 
 
 def module(name: str) -> ModuleType:
     """The module of ``name`` (its declarations: ``OPTIONS``, ``EVENTS``, …); ``KeyError`` for an unknown game."""
     get(name)
-    return importlib.import_module(_path(name))
+    return importlib.import_module(module_path(name))
 
 
 def options(name: str) -> dict[str, Any]:

@@ -4,7 +4,8 @@ test holds the two equal), and a test finds every code written anywhere in the c
 
 Three sources: the domain errors (each ``DomainError`` subclass: its code, status and message), the edge's
 own answers (a body of the wrong shape, a missing route, streams' caps), and the engine's refusals of a
-move (``IllegalMove`` codes, with the player's sentence from ``games.words``).
+move (``IllegalMove`` codes, with the player's sentence: ``games.words.SHARED_REFUSALS`` and each game's
+words' ``REFUSALS``).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import importlib
 from django.utils import translation
 
 from games.errors import ILLEGAL_MOVE_STATUS, DomainError
-from games.words import ILLEGAL_MOVE_MESSAGES
+from games.words import refusals
 
 #: The modules that define domain errors (imported so that every subclass is known).
 ERROR_MODULES = ("games.errors", "games.services.limits", "league.services.errors", "league.services.people",
@@ -53,7 +54,7 @@ def table() -> list[dict]:
     rows = {}
     for code, (status, meaning) in {**EDGE_CODES, **_domain_errors()}.items():
         rows[code] = {"code": code, "status": status, "source": "server", "meaning": meaning}
-    for code, meaning in ILLEGAL_MOVE_MESSAGES.items():
+    for code, meaning in refusals().items():
         rows.setdefault(code, {"code": code, "status": ILLEGAL_MOVE_STATUS.get(code, 422), "source": "engine",
                                "meaning": meaning})
     with translation.override("en"):

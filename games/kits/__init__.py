@@ -1,4 +1,4 @@
-"""One kit per game: everything the site needs to know about a game, in one object (issue 22 item 1).
+"""One kit per game: everything the site needs to know about a game, in one object.
 
 The engine knows a game's rules (``engine/<game>.py``); its kit knows how the site shows and offers it:
 its name and tagline, the seats a new match starts with, the options form, the API's move and view
@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 from typing import Any
+
+from django.conf import settings
 
 from engine import registry
 
@@ -47,7 +49,8 @@ class Kit:
     #: The API's view schema (a ``games.kits.base.View``).
     view: type
     #: Its words: a module with ``WORDS``, ``SILENT``, ``MOVES``, ``card_name``, ``card_short``,
-    #: ``colour_name`` and ``round_summary`` (``games.words``).
+    #: ``colour_name``, ``round_summary`` and ``REFUSALS`` (a sentence per refusal code of its own; the
+    #: shared codes' are ``games.words.SHARED_REFUSALS``) (``games.words``). A small game's kit may be its words.
     words: ModuleType
     #: The options a match plays (the engine's, defaults filled in), in words, the most telling first.
     option_words: Callable[[dict[str, Any]], list[str]]
@@ -91,8 +94,6 @@ class Kit:
 
 def module_name(game: str) -> str:
     """Where ``game``'s kit lives: ``settings.GAME_KITS[game]``, or ``games.kits.<game>``."""
-    from django.conf import settings
-
     name: str = getattr(settings, "GAME_KITS", {}).get(game, f"games.kits.{game}")
     return name
 
@@ -126,10 +127,17 @@ def kits() -> list[Kit]:
     return [kit(game) for game in registry.names()]
 
 
+def with_kits() -> list[str]:
+    """The registered games that have a kit, by name: those the site builds its tables and the API its schemas
+    for at import. A registered game without one is left out of them, so that the URLs still import and
+    ``manage.py`` stops with ``games.E001`` naming the file to create, not with a ``KeyError``."""
+    return [game for game in registry.names() if find(game) is not None]
+
+
 class KitTable(Mapping[str, Any]):
     """A per-game table read from the kits: ``KitTable("label")["livol"]`` is ``kit("livol").label``
-    (``attribute``: a kit's attribute, or a function of the kit). Keyed by the registered games, looked up
-    when read, so that a module may build one at import."""
+    (``attribute``: a kit's attribute, or a function of the kit). Keyed by the registered games that have a
+    kit (``with_kits``), looked up when read, so that a module may build one at import."""
 
     def __init__(self, attribute: str | Callable[[Kit], Any]):
         self.attribute = attribute
@@ -139,10 +147,10 @@ class KitTable(Mapping[str, Any]):
         return self.attribute(found) if callable(self.attribute) else getattr(found, self.attribute)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(registry.names())
+        return iter(with_kits())
 
     def __len__(self) -> int:
-        return len(registry.names())
+        return len(with_kits())
 
     def __repr__(self) -> str:
         return f"KitTable({self.attribute!r})"

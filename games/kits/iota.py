@@ -143,6 +143,7 @@ def play_scores(view: dict[str, Any]) -> Callable[[dict[str, Any]], Any] | None:
     """What each play scores, from the seat's view (the kids' variant has no scores)."""
     if view.get("hand") is None or view.get("over") or view.get("variant") == "kids":
         return None
+
     scorer = view_scorer(view)
     return lambda m: scorer(m["cards"]) if m.get("type") == "play" else None
 

@@ -21,4 +21,4 @@ def rule_linked(error: dict, game: str) -> str:
     rule = error.get("rule")
     if not rule or game not in GAMES or not RULE_ID.fullmatch(rule):
         return error["message"]
-    return illegal_move_message(error["code"], rule, href=f"{reverse('rules', args=[game])}#rule-{rule}")
+    return illegal_move_message(error["code"], rule, href=f"{reverse('rules', args=[game])}#rule-{rule}", game=game)

@@ -28,7 +28,7 @@ from pydantic import ValidationError as ShapeError
 from engine import protocol, registry
 from engine.core import CONTRIBUTION_PATTERN
 from engine.record import STORE_EVENT_KEYS
-from games.kits import kit
+from games.kits import kit, with_kits
 from games.kits.base import (  # noqa: F401 (the API's shapes are named from here)
     DOCUMENTED_AS,
     Code,
@@ -80,7 +80,7 @@ def _holds_nul(data) -> bool:
 
 #: Each game's moves, discriminated by ``type`` within the game (``type`` values repeat across games:
 #: ``play``, ``pass``, ``color``): the game's kit declares them (``games.kits``).
-GAME_MOVES = {game: kit(game).moves for game in registry.names()}
+GAME_MOVES = {game: kit(game).moves for game in with_kits()}
 
 
 def title(game: str) -> str:
@@ -250,7 +250,7 @@ class _ViewOutBase(Schema):
 
 
 #: A seat's (or a spectator's) view, typed per game (``game`` tells which).
-GAME_VIEWS = {game: kit(game).view for game in registry.names()}
+GAME_VIEWS = {game: kit(game).view for game in with_kits()}
 #: Answered as the engine builds it (no key added, dropped or changed), documented per game.
 ViewOut = _per_game("ViewOut", _ViewOutBase, "view",
                     {game: Annotated[dict, _schema_only(view)] for game, view in GAME_VIEWS.items()})

@@ -22,11 +22,14 @@ caller gets it in whatever language is active (``translation.override``).
   target and IOTA's variant, which the scoring events do not carry).
 - ``move_words(game, move, names, context=None)`` — the label of a legal move ("Play Red 7";
   ``context``: the builds a Karuselis move takes or raises, ``EventContext.from_view``).
-- ``illegal_move_message(code, rule=None, href=None)`` — a sentence for an ``IllegalMove`` code
-  (with ``href``: HTML, the rule's id a link to its paragraph).
+- ``illegal_move_message(code, rule=None, href=None, game=None)`` — a sentence for an ``IllegalMove``
+  code (with ``href``: HTML, the rule's id a link to its paragraph): the shared codes' from
+  ``SHARED_REFUSALS``, a game's own from its words' ``REFUSALS``.
 """
 from __future__ import annotations
 
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy
 
 from engine import record
@@ -136,88 +139,59 @@ def move_words(game: str, move: dict, names, context: EventContext | None = None
 # Refused moves
 # --------------------------------------------------------------------------
 
-#: A sentence for every stable ``IllegalMove`` code the engine raises (the engine's
-#: own messages stay English, for logs and bot authors).
-ILLEGAL_MOVE_MESSAGES = {
-    # every game
+#: The sentences of the refusal codes every game may raise (the engine contract's four, and two any game with
+#: cards in hand may: ``unknown_card``, ``card_not_in_hand``). A game's own codes have their sentences in its
+#: words (``REFUSALS``, beside ``WORDS``). The engine's own messages stay English, for logs and bot authors.
+SHARED_REFUSALS = {
     "not_your_turn": gettext_lazy("It is not your turn."),
     "match_over": gettext_lazy("The match is over."),
     "malformed_move": gettext_lazy("That move could not be understood."),
+    "already_resigned": gettext_lazy("You have already resigned."),
     "unknown_card": gettext_lazy("There is no such card in this game."),
     "card_not_in_hand": gettext_lazy("You do not hold that card."),
-    "already_resigned": gettext_lazy("You have already resigned."),
-    # LIVOL and UNO FLIP
-    "card_does_not_match": gettext_lazy("That card does not match the top card or the colour in force."),
-    "must_name_color": gettext_lazy("Name the colour for the Wild that starts the round first."),
-    "must_respond": gettext_lazy("Accept or challenge the Wild Draw Four first."),
-    "must_answer_challenge": gettext_lazy("Challenge or accept the wild draw card first."),
-    "must_play_drawn_card": gettext_lazy("You must play the card you drew."),
-    "only_drawn_card": gettext_lazy("After drawing, you may only play the card you drew, or pass."),
-    "color_required": gettext_lazy("Name a colour for this card."),
-    "bad_color": gettext_lazy("That colour does not belong to the side in play."),
-    "color_not_allowed": gettext_lazy("This card does not name a colour."),
-    "no_color_to_name": gettext_lazy("There is no colour to name now."),
-    "playable_card_held": gettext_lazy("You hold a card you can play, so you may not draw."),
-    "cannot_call": gettext_lazy("You may call only when you hold exactly one card and have not called yet."),
-    "nothing_to_catch": gettext_lazy("Nobody can be caught now."),
-    "nothing_to_accept": gettext_lazy("There is nothing to accept."),
-    "nothing_to_challenge": gettext_lazy("There is nothing to challenge."),
-    "already_drawn": gettext_lazy("You have already drawn: play the card you drew, or pass."),
-    "nothing_to_draw": gettext_lazy("There are no cards left to draw."),
-    "cannot_pass": gettext_lazy("You cannot pass now: play or draw a card."),
-    "ambiguous_card": gettext_lazy("You hold two such cards with different backs: choose which one to play."),
-    # Karuselis
-    "groups_overlap": gettext_lazy("A card cannot be taken twice in one capture."),
-    "not_on_table": gettext_lazy("That card is not on the table."),
-    "broom_sweeps": gettext_lazy("The Broom does not capture: it sweeps the table."),
-    "must_take_build": gettext_lazy("You own a build: you must take it this turn."),
-    "court_takes_its_pair": gettext_lazy(
-        "A court card takes one card of its rank, or all three when exactly three lie on the table."),
-    "bad_group": gettext_lazy("Those cards do not add up to the value of your card."),
-    "no_value": gettext_lazy("Court cards and the Broom have no value: they cannot be part of a build."),
-    "bad_build": gettext_lazy("Build on loose cards, or on exactly one build."),
-    "own_build": gettext_lazy("You cannot raise your own build."),
-    "wrong_build_value": gettext_lazy("The build does not add up to that value."),
-    "build_too_high": gettext_lazy("A build is worth at most 20."),
-    "no_card_for_build": gettext_lazy("You need another card of the build's value in your hand."),
-    "broom_never_trailed": gettext_lazy("The Broom is never put on the table: it sweeps."),
-    "must_capture_or_build": gettext_lazy("You can capture or build, so you may not put a card on the table."),
-    "sweep_needs_broom": gettext_lazy("Only the Broom sweeps the table."),
-    # IOTA
-    "already_recycled": gettext_lazy("A wild card can be recycled only once per turn."),
-    "no_wild_there": gettext_lazy("There is no wild card on that cell."),
-    "card_does_not_fit": gettext_lazy("That card does not fit in place of the wild card."),
-    "stock_too_small": gettext_lazy("You cannot return more cards than the stock holds."),
-    "cell_taken": gettext_lazy("A card already lies on that cell."),
-    "not_in_one_line": gettext_lazy("The cards must lie in one row or one column."),
-    "gap_in_line": gettext_lazy("The cards must form one unbroken line."),
-    "not_connected": gettext_lazy("The cards must touch the cards already on the table."),
-    "line_too_long": gettext_lazy("No line may be longer than four cards."),
-    "invalid_line": gettext_lazy(
-        "In a line, each of colour, shape and number must be the same on every card or different on every card."),
-    "wild_without_identity": gettext_lazy("Every wild card must still be able to stand for some card."),
 }
 
 GENERIC_ILLEGAL_MOVE = gettext_lazy("That move is not allowed now.")
 
 
-def illegal_move_message(code: str, rule: str | None = None, href: str | None = None) -> str:
-    """A player-facing sentence for an ``IllegalMove`` code (unknown codes: a generic one),
-    with the rule's id when given ("… (rule L4)"). With ``href`` (the rule's paragraph on its
-    game's rules page) the sentence is safe HTML, the same words with the id a link."""
-    message = str(ILLEGAL_MOVE_MESSAGES.get(code, GENERIC_ILLEGAL_MOVE))
+def refusal(code: str, game: str | None = None):
+    """The sentence (lazy) for a refusal code: a shared one, else ``game``'s own (its words' ``REFUSALS``; with
+    no game or an unknown one, any game's: a code means one thing in every game that raises it); None for a
+    code no game has a sentence for."""
+    if code in SHARED_REFUSALS:
+        return SHARED_REFUSALS[code]
+    for module in [GAMES[game]] if game in GAMES else GAMES.values():
+        sentence = getattr(module, "REFUSALS", {}).get(code)
+        if sentence is not None:
+            return sentence
+    return None
+
+
+def refusals() -> dict:
+    """Every refusal code with its sentence (lazy): the shared ones and every game's own."""
+    found = dict(SHARED_REFUSALS)
+    for module in GAMES.values():
+        for code, sentence in getattr(module, "REFUSALS", {}).items():
+            found.setdefault(code, sentence)
+    return found
+
+
+def illegal_move_message(code: str, rule: str | None = None, href: str | None = None,
+                         game: str | None = None) -> str:
+    """A player-facing sentence for an ``IllegalMove`` code (``game``: the game that refused, else any game's
+    sentence for it; unknown codes: a generic one), with the rule's id when given ("… (rule L4)"). With
+    ``href`` (the rule's paragraph on its game's rules page) the sentence is safe HTML, the same words with
+    the id a link."""
+    message = str(refusal(code, game) or GENERIC_ILLEGAL_MOVE)
     if not rule:
         return message
     if href is None:
         return gettext("%(message)s (rule %(rule)s)") % {"message": message, "rule": rule}
-    from django.utils.html import conditional_escape, format_html
-    from django.utils.safestring import mark_safe
-
     return mark_safe(conditional_escape(gettext("%(message)s (rule %(rule)s)")) % {
         "message": conditional_escape(message), "rule": format_html('<a href="{}">{}</a>', href, rule)})
 
 
 __all__ = [
-    "EventContext", "GAMES", "SILENT", "STORE_EVENTS", "ILLEGAL_MOVE_MESSAGES", "card_name", "card_short",
+    "EventContext", "GAMES", "SILENT", "STORE_EVENTS", "SHARED_REFUSALS", "refusal", "refusals", "card_name", "card_short",
     "colour_name", "event_types", "said_by", "event_words", "round_summary", "move_words", "illegal_move_message",
 ]

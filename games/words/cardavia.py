@@ -265,3 +265,6 @@ MOVES = {
     "keep": lambda m, names: pgettext("cardavia move", "Keep"),
     "ask": lambda m, names: pgettext("cardavia move", "Ask"),
 }
+
+#: Cardavia refuses a move only with the shared codes (``games.words.SHARED_REFUSALS``): no sentence of its own.
+REFUSALS: dict = {}

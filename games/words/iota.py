@@ -7,7 +7,7 @@ the right and y downward from the starter at (0, 0).
 """
 from __future__ import annotations
 
-from django.utils.translation import npgettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.words.common import (
     as_int, cell, first_place, join_list, match_winners, name_of, row, sentences, summary,
@@ -218,4 +218,24 @@ MOVES = {
     "pass": _pass,
     "recycle": lambda m, names: pgettext("iota move", "Recycle the Wild at %(cell)s with %(card)s") % {
         "cell": cell(as_int(m.get("x")), as_int(m.get("y"))), "card": card_name(str(m.get("card", "")))},
+}
+
+# --------------------------------------------------------------------------
+# Refused moves
+# --------------------------------------------------------------------------
+
+#: A sentence for each refusal code IOTA raises beyond the shared ones (``games.words.SHARED_REFUSALS``).
+REFUSALS = {
+    "already_recycled": gettext_lazy("A wild card can be recycled only once per turn."),
+    "no_wild_there": gettext_lazy("There is no wild card on that cell."),
+    "card_does_not_fit": gettext_lazy("That card does not fit in place of the wild card."),
+    "stock_too_small": gettext_lazy("You cannot return more cards than the stock holds."),
+    "cell_taken": gettext_lazy("A card already lies on that cell."),
+    "not_in_one_line": gettext_lazy("The cards must lie in one row or one column."),
+    "gap_in_line": gettext_lazy("The cards must form one unbroken line."),
+    "not_connected": gettext_lazy("The cards must touch the cards already on the table."),
+    "line_too_long": gettext_lazy("No line may be longer than four cards."),
+    "invalid_line": gettext_lazy(
+        "In a line, each of colour, shape and number must be the same on every card or different on every card."),
+    "wild_without_identity": gettext_lazy("Every wild card must still be able to stand for some card."),
 }

@@ -13,7 +13,7 @@ players ("anna and karlis").
 """
 from __future__ import annotations
 
-from django.utils.translation import npgettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.words.common import (
     as_int, first_place, join_list, match_winners_with_points, name_of, row, sentences, summary, target_of,
@@ -360,4 +360,28 @@ MOVES = {
     "trail": lambda m, names: pgettext("karuselis move", "Trail %(card)s") % {
         "card": card_name(str(m.get("card", "")))},
     "sweep": lambda m, names: pgettext("karuselis move", "Sweep with the Broom"),
+}
+
+# --------------------------------------------------------------------------
+# Refused moves
+# --------------------------------------------------------------------------
+
+#: A sentence for each refusal code Karuselis raises beyond the shared ones (``games.words.SHARED_REFUSALS``).
+REFUSALS = {
+    "groups_overlap": gettext_lazy("A card cannot be taken twice in one capture."),
+    "not_on_table": gettext_lazy("That card is not on the table."),
+    "broom_sweeps": gettext_lazy("The Broom does not capture: it sweeps the table."),
+    "must_take_build": gettext_lazy("You own a build: you must take it this turn."),
+    "court_takes_its_pair": gettext_lazy(
+        "A court card takes one card of its rank, or all three when exactly three lie on the table."),
+    "bad_group": gettext_lazy("Those cards do not add up to the value of your card."),
+    "no_value": gettext_lazy("Court cards and the Broom have no value: they cannot be part of a build."),
+    "bad_build": gettext_lazy("Build on loose cards, or on exactly one build."),
+    "own_build": gettext_lazy("You cannot raise your own build."),
+    "wrong_build_value": gettext_lazy("The build does not add up to that value."),
+    "build_too_high": gettext_lazy("A build is worth at most 20."),
+    "no_card_for_build": gettext_lazy("You need another card of the build's value in your hand."),
+    "broom_never_trailed": gettext_lazy("The Broom is never put on the table: it sweeps."),
+    "must_capture_or_build": gettext_lazy("You can capture or build, so you may not put a card on the table."),
+    "sweep_needs_broom": gettext_lazy("Only the Broom sweeps the table."),
 }

@@ -6,7 +6,7 @@ can inflect it ("Red Skip" is not "Red" + "Skip").
 """
 from __future__ import annotations
 
-from django.utils.translation import npgettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.words.common import (
     as_int, join_list, match_winners_with_points, name_of, row, sentences, summary, target_of,
@@ -291,3 +291,22 @@ MOVES = {
     "accept": lambda m, names: pgettext("livol move", "Accept"),
 }
 
+# --------------------------------------------------------------------------
+# Refused moves
+# --------------------------------------------------------------------------
+
+#: A sentence for each refusal code LIVOL raises beyond the shared ones (``games.words.SHARED_REFUSALS``):
+#: what a player reads for the engine's ``IllegalMove`` code (UNO FLIP says the codes it shares the same way).
+REFUSALS = {
+    "card_does_not_match": gettext_lazy("That card does not match the top card or the colour in force."),
+    "must_name_color": gettext_lazy("Name the colour for the Wild that starts the round first."),
+    "must_respond": gettext_lazy("Accept or challenge the Wild Draw Four first."),
+    "must_play_drawn_card": gettext_lazy("You must play the card you drew."),
+    "color_required": gettext_lazy("Name a colour for this card."),
+    "no_color_to_name": gettext_lazy("There is no colour to name now."),
+    "playable_card_held": gettext_lazy("You hold a card you can play, so you may not draw."),
+    "cannot_call": gettext_lazy("You may call only when you hold exactly one card and have not called yet."),
+    "nothing_to_catch": gettext_lazy("Nobody can be caught now."),
+    "nothing_to_accept": gettext_lazy("There is nothing to accept."),
+    "nothing_to_challenge": gettext_lazy("There is nothing to challenge."),
+}

@@ -8,8 +8,9 @@ is ``light/dark`` and is named "Red 7 / Pink Draw Five". The dark Wild is
 """
 from __future__ import annotations
 
-from django.utils.translation import npgettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
+from games.words import livol
 from games.words.common import (
     as_int, join_list, match_winners_with_points, name_of, row, sentences, summary, target_of,
 )
@@ -399,4 +400,24 @@ MOVES = {
         "player": name_of(names, m.get("target"))},
     "challenge": lambda m, names: pgettext("uno_flip move", "Challenge"),
     "accept": lambda m, names: pgettext("uno_flip move", "Accept"),
+}
+
+# --------------------------------------------------------------------------
+# Refused moves
+# --------------------------------------------------------------------------
+
+#: A sentence for each refusal code UNO FLIP raises beyond the shared ones (``games.words.SHARED_REFUSALS``):
+#: those it shares with LIVOL, whose rules it plays by, in LIVOL's words; its own.
+REFUSALS = {
+    **{code: livol.REFUSALS[code] for code in ("card_does_not_match", "must_name_color", "color_required",
+                                                "no_color_to_name", "cannot_call", "nothing_to_catch",
+                                                "nothing_to_challenge")},
+    "must_answer_challenge": gettext_lazy("Challenge or accept the wild draw card first."),
+    "only_drawn_card": gettext_lazy("After drawing, you may only play the card you drew, or pass."),
+    "bad_color": gettext_lazy("That colour does not belong to the side in play."),
+    "color_not_allowed": gettext_lazy("This card does not name a colour."),
+    "already_drawn": gettext_lazy("You have already drawn: play the card you drew, or pass."),
+    "nothing_to_draw": gettext_lazy("There are no cards left to draw."),
+    "cannot_pass": gettext_lazy("You cannot pass now: play or draw a card."),
+    "ambiguous_card": gettext_lazy("You hold two such cards with different backs: choose which one to play."),
 }

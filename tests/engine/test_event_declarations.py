@@ -1,10 +1,9 @@
 """Every game declares its events (``EVENTS``, engine.protocol's vocabulary), and the API documents event
-payloads from those declarations (issue 26): so every event random play produces, as it is recorded and
+payloads from those declarations: so every event random play produces, as it is recorded and
 as every seat and a spectator may know it (``redact``), fits its game's declaration, and every event type
 a game's source writes is declared."""
 from __future__ import annotations
 
-import importlib
 import random
 import re
 from pathlib import Path
@@ -46,7 +45,7 @@ def random_events(name: str, seats: int, options: dict, seed: str, steps: int = 
 @pytest.mark.parametrize("name", registry.names())
 def test_every_event_and_every_redaction_of_random_play_fits_the_games_declaration(name):
     game = registry.get(name)
-    declared = importlib.import_module(f"engine.{name}").EVENTS
+    declared = registry.module(name).EVENTS
     seen = set()
     for seats in sorted({game.MIN_SEATS, min(game.MAX_SEATS, 4)}):
         for options in _option_sets(name):
@@ -59,12 +58,14 @@ def test_every_event_and_every_redaction_of_random_play_fits_the_games_declarati
                     if known is not None:
                         problem = protocol.event_problem(known, declared)
                         assert problem is None, (seat, problem)
-    assert len(seen) >= 6  # the matches went well beyond their deal
+    # the matches went well beyond their deal: six kinds of event, or every kind a small game has but the rare
+    # resignation
+    assert len(seen) >= min(6, len(set(declared) - {"seat_resigned"}))
 
 
 @pytest.mark.parametrize("name", registry.names())
 def test_every_event_type_a_games_source_writes_is_declared(name):
-    module = importlib.import_module(f"engine.{name}")
+    module = registry.module(name)
     source = Path(module.__file__).read_text()
     written = set(re.findall(r'"type": "([a-z_]+)"', source))
     moves = set(getattr(module, "MOVE_KEYS", None) or module._MOVE_KEYS)

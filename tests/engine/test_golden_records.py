@@ -13,6 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from engine import registry
 from engine.core import match_seed, server_contribution
 from engine.verify import record_schema, supported_versions, verify_record
 
@@ -28,7 +29,7 @@ def load(name: str) -> dict:
 def test_there_is_a_golden_record_of_every_game_and_variant():
     records = [json.loads(p.read_text(encoding="utf-8")) for p in RECORDS]
     kinds = {(r["game"], json.dumps(r["options"], sort_keys=True)) for r in records}
-    assert {g for g, _ in kinds} == {"cardavia", "iota", "karuselis", "livol", "uno_flip"}
+    assert {"cardavia", "iota", "karuselis", "livol", "uno_flip"} <= {g for g, _ in kinds} <= set(registry.names())
     assert ("livol", '{"target": 40}') in kinds and any('"own_hand"' in o for g, o in kinds if g == "livol")
     assert {json.loads(o).get("variant") for g, o in kinds if g == "iota"} >= {None, "short", "kids"}
     met = {e["type"] for r in records for e in r["events"]}
@@ -49,8 +50,6 @@ def test_the_record_schema_lists_the_registered_games_so_a_new_game_needs_no_lis
     """The schema's ``game`` enum is the registry's games, read when asked: a sixth game's record is valid
     as soon as the game is registered, and a record of a game the registry lacks is refused by the schema
     as it is by the verifier."""
-    from engine import registry
-
     record = load(RECORDS[0].stem)
     assert record_schema()["properties"]["game"]["enum"] == list(registry.names())
     monkeypatch.setattr(registry, "GAME_NAMES", (*registry.GAME_NAMES, "sixth"))

@@ -24,9 +24,12 @@ from pathlib import Path
 import polib
 import pytest
 
+from engine import registry
+
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["lv", "lt", "ru", "uk"]
-GAMES = ("livol", "uno_flip", "karuselis", "iota", "cardavia")
+#: The registered games (a game's own files are named by its name: its words, board, cards, rules page, script).
+GAMES = tuple(registry.names())
 SOURCES = [("games", "*.py"), ("league", "*.py"), ("templates", "*.html"), ("templates", "*.txt"),
            ("static", "*.js")]
 SINGULAR, PLURAL = {"gettext", "gettext_lazy", "gettext_noop", "_"}, {"ngettext", "ngettext_lazy"}

@@ -9,6 +9,7 @@ source raises.
 """
 from __future__ import annotations
 
+import inspect
 import random
 import re
 from collections import Counter
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from engine import IllegalMove, registry
+from engine import IllegalMove, protocol, registry
 from engine.core import copies_hidden_everywhere
 from games import words
 from games.words import store as store_words
@@ -25,15 +26,21 @@ from games.words import store as store_words
 NAMES = ["anna", "janis", "bot 2", "liga", "peteris", "ilze", "karlis", "maija", "rihards", "zane"]
 ENGINE_DIR = Path(__file__).resolve().parents[2] / "engine"
 
-#: Moves per game (ENGINE.md), to tell move dicts from events in the engine source.
-MOVE_TYPES = {
-    "livol": {"play", "draw", "color", "call", "catch", "challenge", "accept"},
-    "uno_flip": {"play", "draw", "pass", "color", "call", "catch", "challenge", "accept"},
-    "karuselis": {"capture", "build", "trail", "sweep"},
-    "iota": {"play", "pass", "recycle"},
-    "cardavia": {"keep", "ask"},
-}
-#: Events each game records when it scores (round_summary returns a table for them).
+
+def move_types(game_name: str) -> set[str]:
+    """A game's move types (its engine module's ``MOVE_KEYS``), to tell move dicts from events in its source."""
+    module = registry.module(game_name)
+    return set(getattr(module, "MOVE_KEYS", None) or module._MOVE_KEYS)
+
+
+def engine_sources(game_name: str) -> list[Path]:
+    """The source of a game's engine module (wherever it is registered from) and ``engine/core.py``, which
+    every game shares."""
+    return [Path(inspect.getsourcefile(registry.module(game_name))), ENGINE_DIR / "core.py"]
+
+
+#: Events each of the five games records when it scores (round_summary returns a table for them; another
+#: registered game's tables are checked wherever it gives one).
 SCORING = {
     "livol": {"round_scored"},
     "uno_flip": {"round_scored"},
@@ -73,6 +80,9 @@ MATCHES = [
     ("cardavia", 6, "words-cardavia-b", {"lives": 2}, None),
     ("cardavia", 3, "words-cardavia-r", None, 6),
 ]
+#: Any other registered game (``tests/sixth_game``): one match at its fewest seats and default options.
+MATCHES += [(name, registry.get(name).MIN_SEATS, f"words-{name}-a", None, None) for name in registry.names()
+            if name not in {m[0] for m in MATCHES}]
 MAX_STEPS = 20_000
 
 
@@ -99,8 +109,9 @@ class CardNames:
         names = sorted(self.codes_of, key=len, reverse=True)
         self.pattern = re.compile(r"(?<![\w])(" + "|".join(re.escape(n) for n in names) + r")(?![\w])")
         raw = [c for c in faces(game_name) if len(c) >= 2 and not c.isdigit()]
+        # a game whose codes are all numbers (Tally's 1 to 9) has no code a sentence could say raw
         self.raw = re.compile(r"(?<![\w+/])(" + "|".join(re.escape(c) for c in sorted(raw, key=len, reverse=True))
-                              + r")(?![\w+/])")
+                              + r")(?![\w+/])" if raw else r"(?!)")
 
     def said(self, text: str) -> set[str]:
         return set(self.pattern.findall(text))
@@ -217,13 +228,14 @@ def test_every_event_has_words_that_show_only_what_the_seat_may_see(game_name, s
             else:
                 assert_clean(public, finder, f"{game_name} {kind} (public)")
             summary = words.round_summary(game_name, event, names, match_options)
-            if kind in SCORING[game_name]:
+            scoring = SCORING.get(game_name)
+            if scoring is not None and kind not in scoring:
+                assert summary is None, f"{kind} is no scoring event"
+            elif scoring is not None or summary is not None:
                 assert summary is not None and summary["rows"] and summary["headline"], f"{kind}: no table"
                 for r in summary["rows"]:
                     assert r["name"] and r["seats"]
                 assert_clean(summary["headline"], finder, f"{game_name} {kind} headline")
-            else:
-                assert summary is None, f"{kind} is no scoring event"
             # as each seat and a spectator received it while the match ran
             for viewer in [None, *range(seats)]:
                 redacted = game.redact(event, viewer)
@@ -256,10 +268,9 @@ def engine_event_types(game_name: str) -> set[str]:
     """The event types a game's source records (with those ``engine/core.py`` records for
     every game, such as ``seat_resigned``): every ``"type": "..."`` that is not a move."""
     found: set[str] = set()
-    for module in (game_name, "core"):
-        source = (ENGINE_DIR / f"{module}.py").read_text(encoding="utf-8")
-        found |= set(re.findall(r'"type":\s*"([a-z_]+)"', source))
-    return found - MOVE_TYPES[game_name] - {"resign"}
+    for path in engine_sources(game_name):
+        found |= set(re.findall(r'"type":\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    return found - move_types(game_name) - {"resign"}
 
 
 @pytest.mark.parametrize("game_name", registry.names())
@@ -560,25 +571,44 @@ def test_round_summary_of_a_cardavia_settlement():
 # Refused moves
 # --------------------------------------------------------------------------
 
-def engine_illegal_codes() -> set[str]:
-    """Every code the engine raises: ``IllegalMove("code"``, ``_illegal("code"``, and the
-    ``(code, rule, message)`` tuples IOTA's placement check returns (alone or first of a pair)."""
+def engine_illegal_codes(game_name: str) -> set[str]:
+    """Every code a game's engine raises (its module's source and ``engine/core.py``): ``IllegalMove("code"``,
+    ``_illegal("code"``, and the ``(code, rule, message)`` tuples IOTA's placement check returns (alone or
+    first of a pair)."""
     codes: set[str] = set()
-    for path in ENGINE_DIR.glob("*.py"):
+    for path in engine_sources(game_name):
         source = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'(?:IllegalMove|_illegal)\(\s*(?:code\s*=\s*)?"([a-z_]+)"', source))
         codes |= set(re.findall(r'return\s+\(*\s*"([a-z_]+)",\s*"[A-Z]+\d+"', source))
     return codes
 
 
-def test_every_illegal_move_code_in_the_engine_has_a_sentence():
-    codes = engine_illegal_codes()
-    assert {"not_your_turn", "card_does_not_match", "malformed_move", "gap_in_line"} <= codes
-    missing = codes - set(words.ILLEGAL_MOVE_MESSAGES)
-    assert not missing, f"no player-facing sentence for {sorted(missing)}"
+@pytest.mark.parametrize("game_name", registry.names())
+def test_every_refusal_code_a_game_raises_has_a_sentence_in_its_words_or_the_shared_ones(game_name):
+    codes = engine_illegal_codes(game_name)
+    assert {"not_your_turn", "malformed_move", "already_resigned"} <= codes
+    own = getattr(words.GAMES[game_name], "REFUSALS", {})
+    missing = codes - set(words.SHARED_REFUSALS) - set(own)
+    assert not missing, (f"{game_name}: no sentence for {sorted(missing)}: add them to REFUSALS in "
+                         f"{words.GAMES[game_name].__name__} (games.words' SHARED_REFUSALS holds only the shared codes)")
+    assert set(own) <= codes - set(words.SHARED_REFUSALS), \
+        f"{game_name}: REFUSALS has sentences for codes it never raises or the shared ones say"
     generic = words.illegal_move_message("no_such_code")
     for code in codes:
-        assert words.illegal_move_message(code) != generic, code
+        assert words.illegal_move_message(code, game=game_name) != generic, code
+        assert words.illegal_move_message(code) == words.illegal_move_message(code, game=game_name), code
+
+
+def test_the_shared_refusals_are_the_contracts_and_a_code_means_one_thing_in_every_game():
+    assert set(words.SHARED_REFUSALS) == {*protocol.SHARED_REFUSALS, "unknown_card", "card_not_in_hand"}
+    with translation.override("en"):
+        said: dict[str, set[str]] = {}
+        for game_name in registry.names():
+            for code, sentence in getattr(words.GAMES[game_name], "REFUSALS", {}).items():
+                said.setdefault(code, set()).add(str(sentence))
+        assert {code: sentences for code, sentences in said.items() if len(sentences) > 1} == {}
+    assert set(words.refusals()) == set(words.SHARED_REFUSALS) | set(said)
+    assert "card_does_not_match" in words.GAMES["uno_flip"].REFUSALS and words.GAMES["cardavia"].REFUSALS == {}
 
 
 def test_illegal_move_messages():
@@ -603,7 +633,7 @@ def test_other_languages_do_not_crash(language):
             game = registry.get(game_name)
             for code in faces(game_name):
                 assert words.card_name(game_name, code) and words.card_short(game_name, code)
-            seats = 4 if game_name != "cardavia" else 3
+            seats = 3 if game_name == "cardavia" else max(game.MIN_SEATS, min(4, game.MAX_SEATS))
             events = game.start(seats, f"lang-{game_name}")
             state = game.fold(events)
             for e in events:

@@ -121,4 +121,5 @@ KIT = Kit(
     mark=mark,
     probe=lambda code: {"type": "play", "card": code},
     one_deal=True,
+    static_files=False,  # no stylesheet or script of its own: the pages' own do
 )

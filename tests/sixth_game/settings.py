@@ -1,5 +1,5 @@
-"""The test suite's settings with a sixth game, Tally, that lives only in ``tests/sixth_game`` (issue 22
-item 1): its engine module registered (``ENGINE_GAMES``, which the processes it starts inherit), its kit
+"""The test suite's settings with a sixth game, Tally, that lives only in ``tests/sixth_game``: its engine
+module registered (``ENGINE_GAMES``, which the processes it starts inherit), its kit
 named in ``GAME_KITS`` and its templates' directory added. Nothing outside ``tests/sixth_game`` names it."""
 import os
 from pathlib import Path

@@ -1,5 +1,6 @@
-"""Tally: a sixth game that exists only in the tests (issue 22 item 1), to prove that a game is added in its
-own files. Registered by ``ENGINE_GAMES=tally=tests.sixth_game.tally`` (``engine.registry``).
+"""Tally: a sixth game that exists only in the tests, to prove that a game is added in its own files, as
+docs/architecture.md "Adding a game" says. Registered by ``ENGINE_GAMES=tally=tests.sixth_game.tally``
+(``engine.registry``; a game in ``engine/`` is named in ``engine.registry.GAME_NAMES`` instead).
 
 The rules, in full:
 
@@ -15,6 +16,7 @@ from typing import Any
 
 from engine import core
 from engine.core import IllegalMove
+from engine.protocol import SHARED_EVENTS, ScoreOrder, SearchableGame
 
 GAME = "tally"
 RULES_VERSION = 1
@@ -31,8 +33,8 @@ EVENTS = {
     "match_started": {"seats": "int", "options": "options", "seed?": "str", "rules_version": "int"},
     "cards_dealt": {"seat": "int", "cards?": "[str]"},
     "card_played": {"seat": "int", "card": "str", "score": "int"},
-    "seat_resigned": {"seat": "int"},
     "match_ended": {"ranking": "[[int]]", "scores": "[int]"},
+    **SHARED_EVENTS,  # seat_resigned, which engine.core's resigning writes
 }
 
 
@@ -133,7 +135,7 @@ class Tally(core.Game):
             return {k: v for k, v in event.items() if k != "cards"}
         return event
 
-    def sample_state(self, view: dict[str, Any], seat: int, rng: Any, legal: list | None = None) -> Any:
+    def sample_state(self, view: dict[str, Any], seat: int, rng: Any, legal: list[dict[str, Any]] | None = None) -> Any:
         """A state the seat's view allows: the cards it has not seen dealt at random to the other hands
         (a searching bot's guess; T1: the unused cards stay unused)."""
         unseen = list(CARDS)
@@ -148,9 +150,10 @@ class Tally(core.Game):
                 "resigned": list(view["resigned"]), "outcome": view["outcome"]}
 
     def outcome(self, state: Any) -> dict[str, Any] | None:
-        return state["outcome"]
+        outcome: dict[str, Any] | None = state["outcome"]
+        return outcome
 
-    def score_order(self, options: dict[str, Any] | None) -> str:
+    def score_order(self, options: dict[str, Any] | None) -> ScoreOrder:
         return "higher"
 
     def all_cards(self, state: Any) -> list[str]:
@@ -162,4 +165,4 @@ class Tally(core.Game):
         return [c for s, h in enumerate(state["hands"]) if s != seat for c in h]
 
 
-game = Tally()
+game: SearchableGame = Tally()  # checked against the engine contract (engine.protocol) by mypy --strict
