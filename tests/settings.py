@@ -2,7 +2,7 @@
 no HTTPS redirect or secure-only cookies over the test client's plain HTTP).
 
 Production behaviour is tested on purpose where it matters: ``check --deploy`` runs in a
-subprocess with ``DEBUG=0`` (tests/games/test_hardening.py), CSRF is enforced by the clients that
+subprocess with ``DEBUG=0`` (tests/games/web/test_access.py), CSRF is enforced by the clients that
 test it, and pytest-django runs every test with ``settings.DEBUG = False`` anyway.
 
 The tests never read this copy's own ``.env`` (``make install`` writes it): they behave the same

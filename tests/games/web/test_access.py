@@ -28,7 +28,7 @@ from games.services import SeatSpec, bots_advance, match_create
 from tests.conftest import need
 from tests.games.conftest import first_actor
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)
@@ -197,7 +197,7 @@ def test_a_body_over_the_limit_sent_whole_to_the_server_gets_its_answer(asgi_ser
     import urllib.error
     import urllib.request
 
-    from tests.games.test_streams import token_for
+    from tests.games.web.test_streams import token_for
 
     person = django_user_model.objects.create_user(username="ilze", password="x")
     match = match_create(game="livol", seats=[SeatSpec(user=person), SeatSpec(bot="greedy")], seed="big-body",

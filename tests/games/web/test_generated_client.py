@@ -99,7 +99,7 @@ def typed_move(generated, game: str, move, **fields):
 
 @pytest.mark.parametrize("name", registry.names())
 def test_every_legal_move_round_trips_through_the_generated_models(generated, name):
-    from tests.games.test_api_typed import legal_moves_of_random_play
+    from tests.games.web.test_schemas import legal_moves_of_random_play
 
     legal_models = models_named(generated, "LegalOut")
     for move in legal_moves_of_random_play(name, f"generated-{name}"):
@@ -366,7 +366,7 @@ def test_every_error_code_written_in_the_code_is_in_the_table():
 
     from games import error_codes
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     patterns = [r'^\s+code = "([a-z_]+)"', r'"code": "([a-z_]+)"', r'_illegal\(\s*"([a-z_]+)"',
                 r'IllegalMove\(\s*"([a-z_]+)"']
     found = set()
