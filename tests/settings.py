@@ -25,3 +25,8 @@ if _WORKER:
         CACHES["default"]["LOCATION"] += f"-{_WORKER}"  # noqa: F405
     else:
         CACHES["default"]["KEY_PREFIX"] = _WORKER  # noqa: F405
+
+# Passwords: a fast hash for the tests' thousands of users. Django's default (PBKDF2, a million rounds) costs
+# about 0.3 s a user, most of a database test's set-up. The project keeps Django's default
+# (tests/cardleague/test_settings.py holds it there).
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -284,6 +284,17 @@ def test_common_and_numeric_passwords_are_refused():
     validate_password("tram-line-riga-7")
 
 
+def test_the_project_hashes_passwords_with_djangos_strong_default():
+    # the tests hash with MD5 for speed (tests/settings.py); the project's own settings must not
+    from django.conf import global_settings
+
+    import cardleague.settings as project
+
+    hashers = getattr(project, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert hashers[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    assert "django.contrib.auth.hashers.MD5PasswordHasher" not in hashers
+
+
 def _settings_process(code: str, **env) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE",
                                                                  "DJANGO_ALLOW_ASYNC_UNSAFE")}
@@ -306,6 +317,7 @@ def test_check_deploy_is_clean_under_the_production_settings():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.postgres
 def test_db_pool_gives_each_process_a_pool_of_reused_connections(db):
     # the ASGI web server's setting (docker/compose.yaml): without it every request opens a connection
     from django.db import connection

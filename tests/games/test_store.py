@@ -110,6 +110,7 @@ def test_verify_match_command_reports_ok_and_bad(people, capsys):
         call_command("verify_match", "999999")
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_the_database_refuses_update_and_delete_of_events(livol_match):
     need(connection.vendor == "postgresql", "the append-only trigger is a PostgreSQL trigger")
@@ -162,6 +163,7 @@ def test_every_event_hash_covers_its_time(people):
                             seat=event.seat, move=event.move, created_at=event.created_at) != event.hash
 
 
+@pytest.mark.postgres
 def test_verify_match_names_an_event_moved_in_time(db):
     need(connection.vendor == "postgresql", "editing a recorded event needs the trigger switched off (PostgreSQL)")
     import pgtrigger
@@ -187,6 +189,7 @@ def test_verify_match_headline_names_the_event_of_a_forged_commitment(db, capsys
     assert "BAD at event 1:" in out and "commitment" in out and "None" not in out
 
 
+@pytest.mark.postgres
 def test_verify_match_names_the_first_missing_event_after_a_deletion(db):
     need(connection.vendor == "postgresql", "deleting a recorded event needs the trigger switched off (PostgreSQL)")
     import pgtrigger
@@ -199,6 +202,7 @@ def test_verify_match_names_the_first_missing_event_after_a_deletion(db):
     assert report.problems[0].startswith("event 9: missing")
 
 
+@pytest.mark.postgres
 def test_truncating_the_events_table_is_refused(livol_match):
     need(connection.vendor == "postgresql", "the append-only triggers are PostgreSQL triggers")
     with pytest.raises(DatabaseError, match="Cannot truncate"), transaction.atomic(), connection.cursor() as cur:
@@ -207,6 +211,7 @@ def test_truncating_the_events_table_is_refused(livol_match):
     assert Event.objects.filter(match=livol_match).exists()
 
 
+@pytest.mark.postgres
 def test_an_application_role_cannot_update_delete_or_truncate_events(livol_match):
     need(connection.vendor == "postgresql", "roles and grants are PostgreSQL's")
     from importlib import import_module

@@ -158,6 +158,7 @@ def test_a_match_of_two_people_who_never_come_ends_and_its_record_verifies(peopl
     assert report.ok, report
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_sweepers_record_each_timeout_once(people):
     from concurrent.futures import ThreadPoolExecutor
