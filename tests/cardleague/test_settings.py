@@ -72,6 +72,7 @@ def fresh_copy(tmp_path_factory):
 
 # -- the README's commands in a local copy --------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_make_install_writes_a_private_local_settings_file_kept_between_runs(fresh_copy):
     # given the file `make install` wrote
     home, _ = fresh_copy
@@ -89,6 +90,7 @@ def test_make_install_writes_a_private_local_settings_file_kept_between_runs(fre
     assert "/.env" in (ROOT / ".gitignore").read_text().splitlines()
 
 
+@pytest.mark.slow
 def test_the_readme_commands_run_in_a_fresh_shell_after_make_install(fresh_copy):
     # given a copy after `make run` and a shell with no DEBUG and no SECRET_KEY
     home, env = fresh_copy
@@ -115,6 +117,7 @@ def test_the_readme_commands_run_in_a_fresh_shell_after_make_install(fresh_copy)
     assert ok(offline).strip().splitlines()[-1].startswith("verified")  # after the summary to compare
 
 
+@pytest.mark.slow
 def test_a_production_shaped_start_without_a_secret_is_still_refused(fresh_copy):
     # given a production-shaped environment: no local settings file, no SECRET_KEY
     home, env = fresh_copy
@@ -169,6 +172,7 @@ def make_run_server(env: dict):
         console.append(server.communicate(timeout=30)[0])
 
 
+@pytest.mark.slow
 def test_the_make_run_server_says_nothing_about_streams_or_synchronous_iterators(fresh_copy):
     # given the web server as `make run` starts it (uvicorn, ASGI, DEBUG from the local file, no Redis)
     home, env = fresh_copy
@@ -231,6 +235,7 @@ def test_an_unexpected_server_error_is_still_logged(caplog):
     assert [r.getMessage() for r in caplog.records] == ["Internal Server Error: /somewhere"]
 
 
+@pytest.mark.slow
 def test_without_redis_a_stream_hears_what_another_process_recorded(fresh_copy):
     # given the web server as `make run` starts it (no Redis), and anna following her account's stream
     home, env = fresh_copy

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 #: What the process of the sixth game does not inherit: the services and the worker this suite's process
 #: uses (its own test database is SQLite in memory, its cache a directory of its own, its tasks in-process).
@@ -18,6 +20,7 @@ SHARED = ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "STREAMS_URL", "PYTE
           "PYTEST_ADDOPTS", "DJANGO_SETTINGS_MODULE", "ENGINE_GAMES")
 
 
+@pytest.mark.slow
 def test_a_sixth_game_in_its_own_files_is_played_end_to_end(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in SHARED}
     env.update(ENGINE_GAMES="tally=tests.sixth_game.tally", CARDLEAGUE_VAR=str(tmp_path), CELERY_TASK_ALWAYS_EAGER="1")

@@ -133,6 +133,7 @@ def person(db, django_user_model):
     return django_user_model.objects.create_user(username="outsider", password="x")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", registry.names())
 def test_a_match_of_every_game_is_played_to_its_end_through_the_generated_client(generated, person, name):
     match_detail = module(generated, "api.matches.match_detail")
@@ -223,6 +224,7 @@ class Following:
         self.http.close()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("name", registry.names())
 def test_an_outside_bot_plays_every_game_from_the_streams_alone_on_the_embedded_default(
