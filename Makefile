@@ -10,7 +10,7 @@ MESSAGES_ARGS = -l lv -l lt -l ru -l uk --no-obsolete --ignore '.venv/*' --ignor
 # DEBUG=0 and a SECRET_KEY in its environment (docs/production.md).
 export DEBUG ?= 1
 
-.PHONY: install migrate demo run worker test test-fast bench club-night messages clean
+.PHONY: install migrate demo run worker test test-fast test-django bench club-night messages clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,13 +57,24 @@ run: demo
 worker: install
 	$(VENV)/bin/celery -A cardleague worker -l info
 
-## The whole suite (engine, Django, Celery worker, browser). DATABASE_URL / CELERY_BROKER_URL pick the services.
+## Three test tiers (docs/index.md gives their times). The whole suite, as CI runs it (.ci/run): engine,
+## Django, slow, Celery-worker, PostgreSQL and browser tests. DATABASE_URL / CELERY_BROKER_URL pick the services.
 test: install
 	$(VENV)/bin/pytest
 
 ## The engine's tests in under a minute: one seed per protocol case instead of six, on every core.
 test-fast: install
 	PROTOCOL_SEEDS=1 $(VENV)/bin/pytest tests/engine -n auto -p no:cacheprovider
+
+## Games, league, the project package, the clients and the root checks in under 3 minutes on two cores: on
+## SQLite with no service configured, without the slow, browser, Celery-worker and PostgreSQL tests.
+DJANGO_TESTS = tests/games tests/league tests/cardleague tests/clients tests/test_docs.py tests/test_layers.py \
+	tests/test_types.py
+test-django: install
+	unset DATABASE_URL DB_POOL CACHE_URL CELERY_BROKER_URL CELERY_RESULT_BACKEND STREAMS_URL \
+	  CARDLEAGUE_REQUIRE_SERVICES; \
+	$(VENV)/bin/pytest $(DJANGO_TESTS) -m "not slow and not browser and not celery_worker and not postgres" \
+	  -n 2 -p no:cacheprovider
 
 ## Benchmarks: they print figures, they do not pass or fail.
 bench: install

@@ -114,6 +114,17 @@ def one_rate_window(monkeypatch):
     monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
+@pytest.fixture
+def fresh_rate_counters():
+    """The rate limits' counts start from nothing and are gone afterwards: they live in the cache, which
+    locally is a file kept between tests and between runs."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def _database_url(db: dict) -> str:
     if db["ENGINE"].endswith("sqlite3"):
         return f"sqlite:///{db['NAME']}"

@@ -2,7 +2,7 @@
 no HTTPS redirect or secure-only cookies over the test client's plain HTTP).
 
 Production behaviour is tested on purpose where it matters: ``check --deploy`` runs in a
-subprocess with ``DEBUG=0`` (tests/games/test_hardening.py), CSRF is enforced by the clients that
+subprocess with ``DEBUG=0`` (tests/games/web/test_access.py), CSRF is enforced by the clients that
 test it, and pytest-django runs every test with ``settings.DEBUG = False`` anyway.
 
 The tests never read this copy's own ``.env`` (``make install`` writes it): they behave the same
@@ -25,3 +25,8 @@ if _WORKER:
         CACHES["default"]["LOCATION"] += f"-{_WORKER}"  # noqa: F405
     else:
         CACHES["default"]["KEY_PREFIX"] = _WORKER  # noqa: F405
+
+# Passwords: a fast hash for the tests' thousands of users. Django's default (PBKDF2, a million rounds) costs
+# about 0.3 s a user, most of a database test's set-up. The project keeps Django's default
+# (tests/cardleague/test_settings.py holds it there).
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -132,7 +132,7 @@ SHARED = re.compile(r"\.\./shared\b|(?<![\w.-])shared/(?:rules|seeds|reviews|hoo
 #: Where citing it is the point: the test that compares the vendored specs with their originals, and the
 #: vendored specs' own README, which says how to copy them again.
 MAY_CITE_SHARED = {"tests/fixtures/rules/README.md"}
-MAY_CITE_SHARED_NAMES = {"test_rules_pages.py"}
+MAY_CITE_SHARED_NAMES = {"test_views_rules.py"}
 SKIPPED_FOLDERS = {".git", ".venv", "var", "staticfiles", "node_modules", "__pycache__", ".pytest_cache",
                    ".mypy_cache", ".hypothesis"}
 CHECKED_SUFFIXES = {".py", ".md", ".html", ".txt", ".js", ".css", ".toml", ".yml", ".yaml", ".ini", ".cfg"}

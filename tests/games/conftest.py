@@ -1,6 +1,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.models import Event
 from games.services import SeatSpec, match_create
 
 
@@ -24,3 +25,8 @@ def first_actor(match):
     game = registry.get(match.game)
     seat = game.view(state, None)["turn"]
     return seat, game.legal_moves(state, seat)
+
+
+def recorded_events(match) -> list[tuple[int, str]]:
+    """The match's events as (seq, hash): what a refused request must leave as it found it."""
+    return list(Event.objects.filter(match=match).order_by("seq").values_list("seq", "hash"))

@@ -11,6 +11,7 @@ from games import services
 from tests.conftest import need
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_submits_for_one_seat_leave_no_gap_and_no_duplicate(django_user_model):
     need(connection.vendor == "postgresql", "row locks need PostgreSQL")

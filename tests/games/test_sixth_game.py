@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +27,7 @@ SHARED = ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "STREAMS_URL", "PYTE
           "PYTEST_ADDOPTS", "DJANGO_SETTINGS_MODULE", "ENGINE_GAMES")
 
 
+@pytest.mark.slow
 def test_a_sixth_game_in_its_own_files_is_played_end_to_end(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in SHARED}
     env.update(ENGINE_GAMES="tally=tests.sixth_game.tally", CARDLEAGUE_VAR=str(tmp_path), CELERY_TASK_ALWAYS_EAGER="1")

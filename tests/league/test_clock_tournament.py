@@ -30,6 +30,7 @@ def own_queue():
     app.conf.task_default_queue, app.conf.task_always_eager = before
 
 
+@pytest.mark.slow
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_four_person_swiss_with_a_clock_finishes_though_one_person_never_plays(own_queue, django_user_model,
@@ -101,6 +102,7 @@ def test_a_four_person_swiss_with_a_clock_finishes_though_one_person_never_plays
     assert "Your recent results" in client.get("/").content.decode()
 
 
+@pytest.mark.slow
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_two_sweepers_in_two_workers_record_each_timeout_once(own_queue, django_user_model, django_db_blocker):

@@ -166,6 +166,7 @@ def test_a_round_closes_once_and_pairs_the_next_once_whatever_order_tables_finis
         services.round_pair(tournament_id=tournament.pk)
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_match_finished_signals_arriving_together_close_the_round_exactly_once(monkeypatch, caplog):
     need(connection.vendor == "postgresql", "row locks need PostgreSQL")

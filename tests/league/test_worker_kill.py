@@ -40,6 +40,7 @@ def _kill_group(proc) -> None:
     proc.wait(10)
 
 
+@pytest.mark.slow
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_tournament_finishes_after_its_worker_is_killed_mid_round(own_queue, django_db_blocker):

@@ -20,6 +20,7 @@ def comparable(log: dict) -> list[dict]:
                                "hidden")} for r in log["rounds"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", windowed_games())
 def test_the_windowed_board_log_is_the_whole_log(db, game):
     cache.clear()

@@ -1,12 +1,15 @@
-"""Bot stretches: the bots' moves up to a person's turn are played in memory and recorded in one
-transaction, and the events are exactly those of one-by-one play."""
+"""The bots (``games/services/bots.py``). Stretches: the bots' moves up to a person's turn are played in memory
+and recorded in one transaction, and the events are exactly those of one-by-one play. The grace: no bot
+catches a person's missed call before it is over."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from engine import registry
 from games import store
@@ -103,3 +106,47 @@ def test_the_bots_stop_at_a_persons_turn_and_a_persons_move_wakes_them(people, d
         else:
             bots_advance(match_id=match.pk)
     assert match_verify(match).ok
+
+
+# -- the grace before bots catch a person ----------------------------------------------------------------------
+
+def _leave_one_card_uncalled(match, person):
+    """Play the person's moves (never calling) and the bot's until the person holds one card uncalled."""
+    game = registry.get("livol")
+    for _ in range(3000):
+        match.refresh_from_db()
+        state = store.load_state(match)
+        view = game.view(state, None)
+        if view["catchable"] == person:
+            return
+        assert match.is_running, "the round ended before the person was left with one card"
+        if view["turn"] == person:
+            legal = [m for m in game.legal_moves(state, person) if not m.get("call") and m["type"] != "call"]
+            move_submit(match_id=match.pk, seat=person, move=legal[0], expected_seq=match.last_seq)
+        else:
+            bots_advance(match_id=match.pk, budget=1)
+    raise AssertionError("never catchable")
+
+
+def test_no_bot_catches_a_person_within_the_grace_and_the_persons_call_wins(people, settings):
+    settings.CARDLEAGUE_CALL_GRACE_SECONDS = 3
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")], seed="grace-1",
+                         options={"target": 500})
+    _leave_one_card_uncalled(match, 0)
+    # when the bot looks within the grace, it waits and says for how long
+    run = bots_advance(match_id=match.pk)
+    assert run.made == 0 and run.more and 0 < run.wait <= 3
+    # and the person's own call lands first
+    match.refresh_from_db()
+    move_submit(match_id=match.pk, seat=0, move={"type": "call"}, expected_seq=match.last_seq)
+    assert not Event.objects.filter(match=match, type="seat_caught").exists()
+
+
+def test_after_the_grace_the_bot_may_catch(people, settings):
+    settings.CARDLEAGUE_CALL_GRACE_SECONDS = 3
+    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(bot="greedy")], seed="grace-1",
+                         options={"target": 500})
+    _leave_one_card_uncalled(match, 0)
+    Match.objects.filter(pk=match.pk).update(moved_at=timezone.now() - timedelta(seconds=4))
+    bots_advance(match_id=match.pk, budget=1)
+    assert Event.objects.filter(match=match, type="seat_caught", payload__target=0).exists()

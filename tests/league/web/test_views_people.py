@@ -1,7 +1,9 @@
-"""People joining: sign-up (with the site's password rules), an organiser's invitation link to a club,
-a person's own settings, and the e-mails that tell people a turn or a round waits for them."""
+"""The people's pages (``league/web/views.py``): sign-up (with the site's password rules), an organiser's
+invitation link to a club, a person's own settings and token page, the forms' described fields, and the
+e-mails that tell people a turn or a round waits for them."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -161,3 +163,52 @@ def _signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+@pytest.mark.django_db
+def test_the_token_page_shows_the_token_alone_and_a_command_that_reads_it_from_the_environment():
+    # given a signed-in person
+    person = get_user_model().objects.create_user(username="anna", password="pw")
+    client = Client()
+    client.force_login(person)
+    # when they create an outside bot on their settings page
+    response = client.post("/accounts/bots/new/", {"name": "annabot"})
+    html = response.content.decode()
+    # then the token is shown on its own, and it works
+    key = re.search(r'<code class="token" id="token">([^<]+)</code>', html).group(1)
+    assert Client().get("/api/invitations", HTTP_AUTHORIZATION=f"Bearer {key}").status_code == 200
+    # and the suggested commands read it from CARDLEAGUE_TOKEN: it is on no command line
+    commands = re.findall(r"<pre[^>]*>(.*?)</pre>", html, re.S)
+    assert commands and all(key not in c and "--token" not in c for c in commands)
+    assert any("export CARDLEAGUE_TOKEN=" in c and ".venv/bin/python clients/python/cardleague_client.py" in c
+               for c in commands)
+    # and the page says the project's .venv already has the client's dependency
+    assert "<code>.venv</code> already has the client" in html and "httpx" in html
+
+
+def _broken_references(html: str) -> list[str]:
+    ids = set(re.findall(r'\sid="([^"]+)"', html))
+    return [ref for refs in re.findall(r'aria-describedby="([^"]*)"', html) for ref in refs.split()
+            if ref not in ids]
+
+
+@pytest.mark.django_db
+def test_the_settings_sign_up_and_sign_in_forms_describe_their_fields_with_elements_that_exist():
+    # given a signed-in person and an anonymous visitor
+    person = get_user_model().objects.create_user(username="anna", password="pw")
+    signed_in = Client()
+    signed_in.force_login(person)
+    # when they open the forms, and post them wrongly (errors are described too)
+    pages = {
+        "settings": signed_in.get("/accounts/settings/"),
+        "settings, a bad bot name": signed_in.post("/accounts/bots/new/", {"name": "not a name!"}),
+        "sign up": Client().get("/accounts/signup/"),
+        "sign up, passwords differ": Client().post("/accounts/signup/", {
+            "username": "new one", "password": "a-long-password-1", "password_again": "another-password-2"}),
+        "sign in": Client().get("/accounts/login/"),
+    }
+    # then every reference names an element of the page
+    described = {name: html for name, r in pages.items() if "aria-describedby" in (html := r.content.decode())}
+    assert {"settings", "settings, a bad bot name", "sign up", "sign up, passwords differ"} <= set(described)
+    assert {name: _broken_references(html) for name, html in described.items()} == {
+        name: [] for name in described}

@@ -1,33 +1,30 @@
-"""The first hour of a local copy (issue 21: findings 3, 14, 16, 17, 6c and the settings and sign-up
-forms' references): the README's commands work as written after ``make install``, with nothing
-exported; production still refuses to start without a secret; the token page keeps the token off the
-command line; the ``make run`` console is quiet; English dates are day-first on a 24-hour clock; each
-reader sees times in their own zone."""
+"""The settings (``cardleague/settings.py``) as a local copy and production read them: ``make install``'s
+private settings file, the README's commands working as written with nothing exported, production refusing
+to start without a secret, the Docker image never reading a local file, a quiet ``make run`` console, the
+database's notices standing in for Redis; sign-in lockouts and password rules, ``DEBUG`` off unless asked
+for, ``check --deploy`` clean, the connection pool, the content security policy, and one Redis shared by
+two deployments."""
 from __future__ import annotations
 
 import logging
 import os
 import re
+import secrets
 import shutil
 import socket
 import stat
 import subprocess
 import sys
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
-from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.test import Client, RequestFactory
-from django.utils import timezone, translation
-from django.utils.formats import date_format
 
-from games.models import Match
-from games.services import SeatSpec, match_create
-from cardleague.middleware import TIME_ZONE_COOKIE, ReaderTimeZoneMiddleware, reader_zone
+from cardleague.settings import streams_prefix
 from tests.conftest import need
 from tests.waiting import wait_until
 
@@ -73,8 +70,9 @@ def fresh_copy(tmp_path_factory):
     return home, env
 
 
-# -- finding 3: the README's commands in a local copy ------------------------------------------------------
+# -- the README's commands in a local copy --------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_make_install_writes_a_private_local_settings_file_kept_between_runs(fresh_copy):
     # given the file `make install` wrote
     home, _ = fresh_copy
@@ -92,6 +90,7 @@ def test_make_install_writes_a_private_local_settings_file_kept_between_runs(fre
     assert "/.env" in (ROOT / ".gitignore").read_text().splitlines()
 
 
+@pytest.mark.slow
 def test_the_readme_commands_run_in_a_fresh_shell_after_make_install(fresh_copy):
     # given a copy after `make run` and a shell with no DEBUG and no SECRET_KEY
     home, env = fresh_copy
@@ -118,6 +117,7 @@ def test_the_readme_commands_run_in_a_fresh_shell_after_make_install(fresh_copy)
     assert ok(offline).strip().splitlines()[-1].startswith("verified")  # after the summary to compare
 
 
+@pytest.mark.slow
 def test_a_production_shaped_start_without_a_secret_is_still_refused(fresh_copy):
     # given a production-shaped environment: no local settings file, no SECRET_KEY
     home, env = fresh_copy
@@ -146,30 +146,7 @@ def test_the_image_never_contains_nor_reads_a_local_settings_file():
     assert "SECRET_KEY: ${SECRET_KEY:?" in compose and 'DEBUG: "0"' in compose
 
 
-# -- finding 14: the token page ---------------------------------------------------------------------------------
-
-@pytest.mark.django_db
-def test_the_token_page_shows_the_token_alone_and_a_command_that_reads_it_from_the_environment():
-    # given a signed-in person
-    person = get_user_model().objects.create_user(username="anna", password="pw")
-    client = Client()
-    client.force_login(person)
-    # when they create an outside bot on their settings page
-    response = client.post("/accounts/bots/new/", {"name": "annabot"})
-    html = response.content.decode()
-    # then the token is shown on its own, and it works
-    key = re.search(r'<code class="token" id="token">([^<]+)</code>', html).group(1)
-    assert Client().get("/api/invitations", HTTP_AUTHORIZATION=f"Bearer {key}").status_code == 200
-    # and the suggested commands read it from CARDLEAGUE_TOKEN: it is on no command line
-    commands = re.findall(r"<pre[^>]*>(.*?)</pre>", html, re.S)
-    assert commands and all(key not in c and "--token" not in c for c in commands)
-    assert any("export CARDLEAGUE_TOKEN=" in c and ".venv/bin/python clients/python/cardleague_client.py" in c
-               for c in commands)
-    # and the page says the project's .venv already has the client's dependency
-    assert "<code>.venv</code> already has the client" in html and "httpx" in html
-
-
-# -- finding 16: the `make run` console ---------------------------------------------------------------------------
+# -- the `make run` console ------------------------------------------------------------------------------------
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -195,6 +172,7 @@ def make_run_server(env: dict):
         console.append(server.communicate(timeout=30)[0])
 
 
+@pytest.mark.slow
 def test_the_make_run_server_says_nothing_about_streams_or_synchronous_iterators(fresh_copy):
     # given the web server as `make run` starts it (uvicorn, ASGI, DEBUG from the local file, no Redis)
     home, env = fresh_copy
@@ -257,116 +235,7 @@ def test_an_unexpected_server_error_is_still_logged(caplog):
     assert [r.getMessage() for r in caplog.records] == ["Internal Server Error: /somewhere"]
 
 
-# -- finding 17: English dates -----------------------------------------------------------------------------------
-
-@pytest.mark.django_db
-def test_english_dates_put_the_day_first_on_a_24_hour_clock(people):
-    # given a match that finished on 1 December 2026 at 13:27 in the club's time zone (Riga, UTC+2)
-    match = match_create(game="livol", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1])], seed="dates")
-    finished = datetime(2026, 12, 1, 11, 27, tzinfo=UTC)
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=finished)
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(people[0])
-    # when an English reader opens the home page (recently finished matches)
-    html = client.get("/").content.decode()
-    # then the date reads day first, on a 24-hour clock
-    assert "01.12.2026 13:27" in html
-    assert "12/01/2026" not in html and "p.m." not in html
-    # and so do the long forms
-    with translation.override("en"), timezone.override(ZoneInfo("Europe/Riga")):
-        local = timezone.localtime(finished)
-        assert date_format(local, "DATETIME_FORMAT") == "1 December 2026, 13:27"
-        assert date_format(local, "DATE_FORMAT") == "1 December 2026"
-        assert date_format(local, "MONTH_DAY_FORMAT") == "1 December"
-
-
-# -- finding 6c: each reader's time zone ----------------------------------------------------------------------------
-
-def _offset(zone: str) -> int:
-    return int(timezone.now().astimezone(ZoneInfo(zone)).utcoffset().total_seconds())
-
-
-def test_the_time_zone_middleware_activates_a_known_cookie_zone_and_ignores_others():
-    # given requests with a good, a bad and no time zone cookie
-    seen = {}
-
-    def view(request):
-        seen[request.COOKIES.get(TIME_ZONE_COOKIE)] = timezone.get_current_timezone_name()
-        return None
-
-    middleware = ReaderTimeZoneMiddleware(view)
-    for value in ("America/New_York", "Mars/Olympus", "../../etc/passwd", "", None):
-        request = RequestFactory().get("/")
-        if value is not None:
-            request.COOKIES[TIME_ZONE_COOKIE] = value
-        # when each passes the middleware
-        middleware(request)
-        # then afterwards the club's zone is back
-        assert timezone.get_current_timezone_name() == "Europe/Riga"
-    # then the known zone was the request's, the others left the club's
-    assert seen == {"America/New_York": "America/New_York", "Mars/Olympus": "Europe/Riga",
-                    "../../etc/passwd": "Europe/Riga", "": "Europe/Riga", None: "Europe/Riga"}
-    assert reader_zone("Europe/Vilnius") == ZoneInfo("Europe/Vilnius") and reader_zone("x" * 100) is None
-
-
-@pytest.mark.django_db
-def test_the_admin_pages_offset_is_the_readers_own(admin_user):
-    # given an organiser whose browser is in New York, and one whose cookie names no zone
-    client = Client()
-    client.force_login(admin_user)
-    # when they open the admin
-    client.cookies[TIME_ZONE_COOKIE] = "America/New_York"
-    readers = client.get("/admin/").content.decode()
-    client.cookies[TIME_ZONE_COOKIE] = "Nowhere/Atall"
-    unknown = client.get("/admin/").content.decode()
-    # then the page's offset (what the admin's date fields compare with the browser's) is the reader's:
-    # no "You are 7 hours behind server time"; an unknown zone gets the club's
-    assert f'data-admin-utc-offset="{_offset("America/New_York")}"' in readers
-    assert f'data-admin-utc-offset="{_offset("Europe/Riga")}"' in unknown
-
-
-@pytest.mark.django_db
-def test_every_page_loads_the_time_zone_script(admin_user):
-    # given an anonymous reader and an organiser
-    organiser = Client()
-    organiser.force_login(admin_user)
-    # when they open the sign-in page, a public page, the admin's login and the admin
-    pages = [Client().get("/accounts/login/"), Client().get("/rules/livol/"), Client().get("/admin/login/"),
-             organiser.get("/admin/"), organiser.get("/admin/league/season/add/")]
-    # then each loads static/js/tz.js
-    assert all(p.status_code == 200 and "js/tz.js" in p.content.decode() for p in pages)
-
-
-# -- accessibility: every aria-describedby points at an element of the page -----------------------------------------
-
-def _broken_references(html: str) -> list[str]:
-    ids = set(re.findall(r'\sid="([^"]+)"', html))
-    return [ref for refs in re.findall(r'aria-describedby="([^"]*)"', html) for ref in refs.split()
-            if ref not in ids]
-
-
-@pytest.mark.django_db
-def test_the_settings_sign_up_and_sign_in_forms_describe_their_fields_with_elements_that_exist():
-    # given a signed-in person and an anonymous visitor
-    person = get_user_model().objects.create_user(username="anna", password="pw")
-    signed_in = Client()
-    signed_in.force_login(person)
-    # when they open the forms, and post them wrongly (errors are described too)
-    pages = {
-        "settings": signed_in.get("/accounts/settings/"),
-        "settings, a bad bot name": signed_in.post("/accounts/bots/new/", {"name": "not a name!"}),
-        "sign up": Client().get("/accounts/signup/"),
-        "sign up, passwords differ": Client().post("/accounts/signup/", {
-            "username": "new one", "password": "a-long-password-1", "password_again": "another-password-2"}),
-        "sign in": Client().get("/accounts/login/"),
-    }
-    # then every reference names an element of the page
-    described = {name: html for name, r in pages.items() if "aria-describedby" in (html := r.content.decode())}
-    assert {"settings", "settings, a bad bot name", "sign up", "sign up, passwords differ"} <= set(described)
-    assert {name: _broken_references(html) for name, html in described.items()} == {
-        name: [] for name in described}
-
-
+@pytest.mark.slow
 def test_without_redis_a_stream_hears_what_another_process_recorded(fresh_copy):
     # given the web server as `make run` starts it (no Redis), and anna following her account's stream
     home, env = fresh_copy
@@ -397,21 +266,98 @@ def test_without_redis_a_stream_hears_what_another_process_recorded(fresh_copy):
     assert any(f'"match":{match_id},' in line for line in frames), frames
 
 
-def test_the_embedded_brokers_worker_asks_for_work_five_times_a_second(monkeypatch, tmp_path):
-    """`make run`'s worker polls its SQLite broker for work: at kombu's default of once a second a bot answered
-    a person's move up to a second late, and a bot tournament took 19 s instead of 2 (tournament_bench)."""
-    from kombu import Connection
-    from kombu.transport import sqlalchemy
+# -- production: sign-in, passwords, DEBUG, check --deploy, the pool, the CSP, a shared Redis ----------------
 
-    from cardleague.celery import embedded_broker_polled_often
+@pytest.mark.usefixtures("fresh_rate_counters")
+@pytest.mark.parametrize("url", ["/accounts/login/", "/admin/login/"])
+def test_logins_are_locked_after_five_wrong_passwords(url, django_user_model):
+    django_user_model.objects.create_user(username="anna", password="the-right-one-42", is_staff=True)
+    client = Client()
+    # when five wrong passwords are tried
+    for _ in range(5):
+        assert client.post(url, {"username": "anna", "password": "wrong"}).status_code in (200, 429)
+    # then even the right one is refused for now, with 429
+    response = client.post(url, {"username": "anna", "password": "the-right-one-42"})
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
 
-    monkeypatch.setattr(sqlalchemy.Transport, "polling_interval", 1.0)
-    url = f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}"
-    embedded_broker_polled_often(url)
-    with Connection(url) as broker:
-        assert broker.transport.polling_interval == 0.2
-    # another broker is left as it is
-    monkeypatch.setattr(sqlalchemy.Transport, "polling_interval", 1.0)
-    embedded_broker_polled_often("redis://127.0.0.1:6379/0")
-    with Connection(url) as broker:
-        assert broker.transport.polling_interval == 1.0
+
+def test_common_and_numeric_passwords_are_refused():
+    for weak in ("password123", "qwertyuiop", "48213579460"):
+        with pytest.raises(ValidationError):
+            validate_password(weak)
+    validate_password("tram-line-riga-7")
+
+
+def test_the_project_hashes_passwords_with_djangos_strong_default():
+    # the tests hash with MD5 for speed (tests/settings.py); the project's own settings must not
+    from django.conf import global_settings
+
+    import cardleague.settings as project
+
+    hashers = getattr(project, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert hashers[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    assert "django.contrib.auth.hashers.MD5PasswordHasher" not in hashers
+
+
+def _settings_process(code: str, **env) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE",
+                                                                 "DJANGO_ALLOW_ASYNC_UNSAFE")}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**base, "DJANGO_SETTINGS_MODULE": "cardleague.settings", **env})
+
+
+def test_debug_is_off_unless_asked_for():
+    done = _settings_process("from django.conf import settings; print(settings.DEBUG)", SECRET_KEY="k" * 60)
+    assert done.stdout.strip() == "False", done.stderr
+    refused = _settings_process("from django.conf import settings; settings.DEBUG")
+    assert refused.returncode != 0 and "SECRET_KEY must be set" in refused.stderr
+
+
+def test_check_deploy_is_clean_under_the_production_settings():
+    done = _settings_process(
+        "import django, sys; django.setup(); from django.core.management import call_command; "
+        "call_command('check', '--deploy', '--fail-level', 'WARNING')",
+        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="cards.example.org")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.postgres
+def test_db_pool_gives_each_process_a_pool_of_reused_connections(db):
+    # the ASGI web server's setting (docker/compose.yaml): without it every request opens a connection
+    from django.db import connection
+
+    from tests.conftest import _database_url
+
+    need(connection.vendor == "postgresql", "the connection pool is psycopg's (PostgreSQL)")
+    done = _settings_process(
+        "import django; django.setup(); from django.db import connection as c; "
+        "c.ensure_connection(); c.close(); c.pool.wait(timeout=10); pids = set()\n"
+        "for _ in range(10):\n"
+        "    c.ensure_connection(); pids.add(c.connection.info.backend_pid); c.close()\n"
+        "print(type(c.pool).__name__, len(pids), c.pool.get_stats()['pool_size'])",
+        DEBUG="1", DB_POOL="1", DATABASE_URL=_database_url(connection.settings_dict))
+    assert done.returncode == 0, done.stderr
+    # ten requests' worth of connections come from the pool's few (min_size 2, grown by at most a
+    # request that found none ready at start), not ten new ones
+    kind, backends, size = done.stdout.split()
+    assert kind == "ConnectionPool" and 1 <= int(backends) <= int(size) <= 3
+
+
+@pytest.mark.usefixtures("fresh_rate_counters")
+def test_pages_carry_a_content_security_policy(livol_match, people):
+    client = Client()
+    client.force_login(people[0])
+    policy = client.get(f"/matches/{livol_match.pk}/")["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-eval" not in policy
+    assert "script-src 'self' 'unsafe-inline'" not in policy
+
+
+@pytest.mark.parametrize("url,given,expected", [
+    ("redis://127.0.0.1:6379/2", None, "cardleague:2"),
+    ("redis://127.0.0.1:6379", None, "cardleague:0"),
+    ("redis://127.0.0.1:6379/5", "club-a", "club-a"),
+    ("", None, "cardleague:0"),
+])
+def test_two_deployments_on_one_redis_do_not_hear_each_other(url, given, expected):
+    assert streams_prefix(url, given) == expected

@@ -1,9 +1,10 @@
-"""The event store: append-only, hash-chained, seed committed then revealed, snapshots."""
+"""The event store: append-only (refused by the database's triggers and grants), hash-chained over each
+event's time too, seed committed then revealed, snapshots; and ``verify_match`` naming the first bad event."""
 import hashlib
 import json
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 
 from engine import registry
 from games import store
@@ -109,6 +110,7 @@ def test_verify_match_command_reports_ok_and_bad(people, capsys):
         call_command("verify_match", "999999")
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db
 def test_the_database_refuses_update_and_delete_of_events(livol_match):
     need(connection.vendor == "postgresql", "the append-only trigger is a PostgreSQL trigger")
@@ -141,3 +143,101 @@ def test_the_state_at_an_earlier_position_is_the_fold_up_to_it(people, settings)
     match.refresh_from_db()
     payloads = store.engine_payloads(Event.objects.filter(match=match, seq__lte=17).order_by("seq"))
     assert store.load_state(match, upto=17) == registry.get("livol").fold(payloads)
+
+
+def _finished(seed: str) -> Match:
+    match = match_create(game="livol", seats=[SeatSpec(bot="greedy"), SeatSpec(bot="random")], seed=seed,
+                         options={"target": 30})
+    bots_advance(match_id=match.pk, budget=100000)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match_verify(match).ok
+    return match
+
+
+def test_every_event_hash_covers_its_time(people):
+    match = _finished("timed")
+    event = Event.objects.get(match=match, seq=6)
+    # an event moved in time no longer matches its hash
+    event.created_at = event.created_at.replace(year=event.created_at.year - 1)
+    assert store.event_hash(prev_hash=event.prev_hash, match_id=match.pk, seq=6, payload=event.payload,
+                            seat=event.seat, move=event.move, created_at=event.created_at) != event.hash
+
+
+@pytest.mark.postgres
+def test_verify_match_names_an_event_moved_in_time(db):
+    need(connection.vendor == "postgresql", "editing a recorded event needs the trigger switched off (PostgreSQL)")
+    import pgtrigger
+
+    match = _finished("moved-in-time")
+    with pgtrigger.ignore("games.Event:event_append_only"), connection.cursor() as cur:
+        cur.execute("UPDATE games_event SET created_at = created_at - interval '1 day' WHERE match_id = %s AND seq = 7",
+                    [match.pk])
+    report = match_verify(match)
+    assert not report.ok and report.first_bad_seq == 7
+
+
+def test_verify_match_headline_names_the_event_of_a_forged_commitment(db, capsys):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    match = _finished("forged")
+    Match.objects.filter(pk=match.pk).update(seed_commitment="0" * 64)
+    with pytest.raises(CommandError):
+        call_command("verify_match", str(match.pk))
+    out = capsys.readouterr().out
+    # the opening published the real commitment: the forged one is named at that event
+    assert "BAD at event 1:" in out and "commitment" in out and "None" not in out
+
+
+@pytest.mark.postgres
+def test_verify_match_names_the_first_missing_event_after_a_deletion(db):
+    need(connection.vendor == "postgresql", "deleting a recorded event needs the trigger switched off (PostgreSQL)")
+    import pgtrigger
+
+    match = _finished("deleted")
+    with pgtrigger.ignore("games.Event:event_append_only"), connection.cursor() as cur:
+        cur.execute("DELETE FROM games_event WHERE match_id = %s AND seq IN (9, 10)", [match.pk])
+    report = match_verify(match)
+    assert report.first_bad_seq == 9
+    assert report.problems[0].startswith("event 9: missing")
+
+
+@pytest.mark.postgres
+def test_truncating_the_events_table_is_refused(livol_match):
+    need(connection.vendor == "postgresql", "the append-only triggers are PostgreSQL triggers")
+    with pytest.raises(DatabaseError, match="Cannot truncate"), transaction.atomic(), connection.cursor() as cur:
+        cur.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the test's own inserts must not be what refuses it
+        cur.execute("TRUNCATE games_event CASCADE")
+    assert Event.objects.filter(match=livol_match).exists()
+
+
+@pytest.mark.postgres
+def test_an_application_role_cannot_update_delete_or_truncate_events(livol_match):
+    need(connection.vendor == "postgresql", "roles and grants are PostgreSQL's")
+    from importlib import import_module
+
+    revoke = import_module("games.migrations.0002_hardening").revoke_event_writes
+    role = "cardleague_app_test"
+    with connection.cursor() as cur:
+        cur.execute(f"DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{role}') "
+                    f"THEN CREATE ROLE {role}; END IF; END $$")
+        cur.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON games_event TO {role}")
+
+    class Editor:
+        pass
+
+    editor = Editor()
+    editor.connection = connection
+    from django.test import override_settings
+
+    # when the migration's lockdown runs for the application's role
+    with override_settings(CARDLEAGUE_DB_APP_ROLES=[role]):
+        revoke(None, editor)
+    # then, acting as that role, every rewrite is refused by the database's grants
+    for sql in ("UPDATE games_event SET type = 'x'", "DELETE FROM games_event", "TRUNCATE games_event"):
+        with pytest.raises(DatabaseError, match="permission denied"), transaction.atomic(), connection.cursor() as cur:
+            cur.execute(f"SET LOCAL ROLE {role}")
+            cur.execute(sql)
+    with connection.cursor() as cur:
+        cur.execute(f"REVOKE ALL ON games_event FROM {role}")
+    assert Event.objects.filter(match=livol_match).exists()

@@ -44,6 +44,7 @@ def test_bots_finish_a_match_and_it_verifies(people):
     assert match_verify(match).ok
 
 
+@pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_real_celery_worker_plays_a_bot_match_to_the_end(real_celery):
     # given a bot match created outside any test transaction; its first task goes to the broker

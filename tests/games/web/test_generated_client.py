@@ -99,7 +99,7 @@ def typed_move(generated, game: str, move, **fields):
 
 @pytest.mark.parametrize("name", registry.names())
 def test_every_legal_move_round_trips_through_the_generated_models(generated, name):
-    from tests.games.test_api_typed import legal_moves_of_random_play
+    from tests.games.web.test_schemas import legal_moves_of_random_play
 
     legal_models = models_named(generated, "LegalOut")
     for move in legal_moves_of_random_play(name, f"generated-{name}"):
@@ -133,6 +133,7 @@ def person(db, django_user_model):
     return django_user_model.objects.create_user(username="outsider", password="x")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", registry.names())
 def test_a_match_of_every_game_is_played_to_its_end_through_the_generated_client(generated, person, name):
     match_detail = module(generated, "api.matches.match_detail")
@@ -223,6 +224,7 @@ class Following:
         self.http.close()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("name", registry.names())
 def test_an_outside_bot_plays_every_game_from_the_streams_alone_on_the_embedded_default(
@@ -366,7 +368,7 @@ def test_every_error_code_written_in_the_code_is_in_the_table():
 
     from games import error_codes
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     patterns = [r'^\s+code = "([a-z_]+)"', r'"code": "([a-z_]+)"', r'_illegal\(\s*"([a-z_]+)"',
                 r'IllegalMove\(\s*"([a-z_]+)"']
     found = set()

@@ -13,7 +13,7 @@ import pytest
 
 from games.web import stream_hubs, streaming, streams
 from games.services import SeatSpec, bots_advance, match_create
-from tests.games.test_streams import events, read_frames, token_for
+from tests.games.web.test_streams import events, read_frames, token_for
 
 
 def test_a_stream_cancelled_just_as_a_notice_arrives_ends():

@@ -1,8 +1,10 @@
 """What every API client reads the same way (issue 26 item 5): a 401 says how to authenticate, a 429 when
-to come back, a body that is not JSON is a 415, and the refusals' words are in the caller's language."""
+to come back, a body that is not JSON is a 415, a body over the limit a 413 in the JSON error shape, and the
+refusals' words are in the caller's language (``cardleague/api.py`` and its middleware)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 
 import pytest
@@ -114,3 +116,24 @@ def test_a_count_in_a_page_request_is_never_a_500(db, django_user_model, query):
         assert client.get(path).status_code < 500, path
     response = client.post(f"/matches/{match.pk}/move/?{query}", {"move": "{}", "expected_seq": "²"})
     assert response.status_code < 500
+
+
+@pytest.mark.usefixtures("fresh_rate_counters")
+def test_a_body_over_the_limit_gets_the_json_error_shape(livol_match, people, settings):
+    client = Client()
+    client.force_login(people[0])
+    body = json.dumps({"game": "livol", "seat": 0, "move": {"type": "draw"}, "pad": "x" * (settings.CARDLEAGUE_MAX_BODY + 10)})
+    response = client.post(f"/api/matches/{livol_match.pk}/moves", body, content_type="application/json")
+    assert response.status_code == 413
+    assert response.json() == {"code": "request_too_large", "rule": None, "message": "The request is too large."}
+
+
+@pytest.mark.usefixtures("fresh_rate_counters")
+def test_api_requests_beyond_the_per_account_rate_get_429(livol_match, people, settings, one_rate_window):
+    settings.CARDLEAGUE_RATES = {**settings.CARDLEAGUE_RATES, "api_user": "5/m", "api_anon": "3/m"}
+    client = Client()
+    client.force_login(people[0])
+    statuses = [client.get(f"/api/matches/{livol_match.pk}").status_code for _ in range(7)]
+    assert statuses == [200] * 5 + [429] * 2
+    anonymous = [Client().get("/api/league/tournaments").status_code for _ in range(5)]
+    assert anonymous == [200] * 3 + [429] * 2

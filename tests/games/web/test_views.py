@@ -300,3 +300,13 @@ def test_older_rounds_of_the_log_load_their_lines_when_opened(people, signed_in)
     assert lines.status_code == 200 and lines.content.decode().count("<li ") == oldest["count"] > 0
     assert signed_in.get(f"/matches/{match.pk}/log/?round=999").status_code == 404
     assert signed_in.get(f"/matches/{match.pk}/log/?round=x").status_code == 404
+
+
+@pytest.mark.usefixtures("fresh_rate_counters")
+def test_the_new_match_form_refuses_the_creators_own_name_and_a_name_twice(people):
+    client = Client()
+    client.force_login(people[0])
+    for names in ("player0", "player1, player1"):
+        response = client.post("/matches/new/", {"game": "livol", "seats": 3, "bot": "greedy", "people": names})
+        assert response.status_code == 400, names
+    assert not Match.objects.exists()

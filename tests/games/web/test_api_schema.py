@@ -66,6 +66,7 @@ def api_world(django_user_model):
     return {"token": token, "session": session, "matches": matches}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("auth", ["token", "session"])
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))

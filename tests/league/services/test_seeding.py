@@ -30,7 +30,7 @@ from league.services.errors import SeededWithPeople
 from league.services.seeding import table_secret, tournament_seeded
 from tests.league.conftest import FAST, make_tournament
 
-RECORDS = Path(__file__).resolve().parents[1] / "fixtures" / "records"
+RECORDS = Path(__file__).resolve().parents[2] / "fixtures" / "records"
 SWISS = ("bot_tournament", "--game", "livol", "--format", "swiss", "--players", "6", "--rounds", "3",
          "--option", "target=30")
 

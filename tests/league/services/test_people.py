@@ -6,7 +6,6 @@ from django.contrib.auth import get_user_model
 
 from league import services
 from league.rules.names import look_alike_taken, mixes_scripts, skeleton
-from cardleague.settings import streams_prefix
 
 
 def signup(client, name, password="A-long-pass-phrase-42"):
@@ -78,16 +77,6 @@ def test_the_signup_limit_answers_429_with_retry_after(db, client, settings, one
     assert statuses[2] == 429
     response = signup(client, "newcomer9")
     assert response.status_code == 429 and response["Retry-After"]
-
-
-@pytest.mark.parametrize("url,given,expected", [
-    ("redis://127.0.0.1:6379/2", None, "cardleague:2"),
-    ("redis://127.0.0.1:6379", None, "cardleague:0"),
-    ("redis://127.0.0.1:6379/5", "club-a", "club-a"),
-    ("", None, "cardleague:0"),
-])
-def test_two_deployments_on_one_redis_do_not_hear_each_other(url, given, expected):
-    assert streams_prefix(url, given) == expected
 
 
 # -- outside bots: a cap per person, the owner's budget, tokens revoked from the settings page (M6, L-7) --

@@ -1,5 +1,6 @@
 """The API's moves a client can tell apart (issue 26 items 1 and 2): every request's move names its game,
-each game's moves are discriminated by ``type``, and the legal moves are typed as the same moves."""
+each game's moves are discriminated by ``type``, and the legal moves are typed as the same moves; a move
+with an unknown key or text holding U+0000 is refused before it is stored."""
 from __future__ import annotations
 
 import json
@@ -13,6 +14,7 @@ from engine import registry
 from games.models import Event, Match
 from games.web.schemas import GAME_MOVES, title
 from games.services import SeatSpec, match_create
+from tests.games.conftest import first_actor, recorded_events as _events
 
 STEPS = 400
 
@@ -188,3 +190,31 @@ def test_a_challenge_takes_its_games_options_and_answers_them_played(db, django_
     unknown = client.post("/api/challenges", {"game": "chess", "opponents": ["rival"]}, content_type="application/json")
     assert unknown.status_code == 400 and unknown.json()["code"] == "malformed_request"
     assert "karuselis" in unknown.json()["message"]
+
+
+@pytest.mark.usefixtures("fresh_rate_counters")
+def test_an_api_move_with_an_unknown_key_is_refused_and_not_stored(people):
+    match = match_create(game="karuselis", seats=[SeatSpec(user=people[0]), SeatSpec(user=people[1])], seed="junk")
+    seat, legal = first_actor(match)
+    client = Client()
+    client.force_login(people[seat])
+    before = _events(match)
+    move = {**legal[0], "junk": "x" * 10000}
+    response = client.post(f"/api/matches/{match.pk}/moves", json.dumps({"game": match.game, "seat": seat, "move": move}),
+                           content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "malformed_move"
+    assert _events(match) == before
+
+
+@pytest.mark.usefixtures("fresh_rate_counters")
+def test_text_holding_a_nul_character_is_a_400_not_a_server_error(people):
+    # PostgreSQL stores no U+0000 in text or jsonb: such a body is refused before it reaches the database
+    client = Client()
+    client.force_login(people[0])
+    for body in ({"game": "livol", "opponents": ["player1\u0000"]},
+                 {"game": "livol", "opponents": ["player1"], "options": {"target\u0000": 100}},
+                 {"game": "livol", "opponents": ["player1"], "clock": {"move_seconds": "\u0000"}}):
+        response = client.post("/api/challenges", json.dumps(body), content_type="application/json")
+        assert response.status_code == 400, body
+        assert response.json()["code"] == "malformed_request"
+    assert not Match.objects.exists()

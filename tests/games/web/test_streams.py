@@ -174,6 +174,7 @@ def test_streams_refuse_strangers_and_forged_seats(asgi_server, people):
     assert Match.objects.get(pk=match.pk).is_running
 
 
+@pytest.mark.postgres
 def test_open_streams_leave_the_connection_pool_to_the_requests(pooled_asgi_server, people):
     # given a server whose pool has two connections, and six of a seat's streams open (each authenticated
     # and read on the streams' own threads: more threads than the pool has connections)

@@ -22,7 +22,7 @@ from engine import registry
 from games.services import SeatSpec, match_create
 
 GAMES = ["livol", "uno_flip", "karuselis", "iota", "cardavia"]
-VENDORED = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
+VENDORED = Path(__file__).resolve().parents[2] / "fixtures" / "rules"
 ORIGINALS = Path(settings.BASE_DIR).resolve().parent / "shared" / "rules"
 RULE_LINE = re.compile(r"^\s*- ([A-Z]\d+)\.", re.MULTILINE)
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
