@@ -11,7 +11,7 @@ import pytest
 
 from tests.api_schema import RECORD, breaking, normalized, published, read_copy, without_record
 
-API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+API_DOC = Path(__file__).resolve().parents[3] / "docs" / "api.md"
 REFRESH = "python -m tests.api_schema --write"
 
 
