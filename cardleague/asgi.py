@@ -61,7 +61,8 @@ async def _whole_body(receive):
     slow sender holds no thread, and a refusal sent before the body is read (a 401, a 413, a 415) reaches
     a client still sending instead of a reset connection. Returns the ``receive`` that hands the body to
     the thread, or None when the client left."""
-    body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)
+    # the body outlives this function: the handler reads it, then closes it
+    body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)  # noqa: SIM115
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":

@@ -1,5 +1,5 @@
 """A Redis cache that degrades instead of failing: with the cache's Redis down or hung, the site keeps
-working (issue 23, M10).
+working.
 
 What uses the cache here: sessions (``cached_db``: the database holds every session, the cache only
 saves its read), the rate limits (django-ratelimit) and the API's throttles. When Redis does not answer

@@ -4,7 +4,7 @@ The public surface is `docs/engine-contract.md`: ``registry`` lists the games an
 ``IllegalMove`` is raised for every rejected move. Nothing in this package
 imports Django or does I/O.
 """
-from engine.core import IllegalMove
 from engine import registry
+from engine.core import IllegalMove
 
 __all__ = ["IllegalMove", "registry"]

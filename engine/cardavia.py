@@ -42,11 +42,11 @@ Decided points beyond the rules text:
   (not one under the stock or with a chopped-out seat).
 - A skipped deal (C11) has no dealer: the dealer does not move, the resting
   seats return, and the round counter still advances.
-- The first deal: seat 0 deals (ENGINE.md), so seat 1 acts first.
+- The first deal: seat 0 deals (docs/engine-contract.md), so seat 1 acts first.
 - Moves: every move first passes ``core.guard_move`` (bounds in
   ``core.MOVE_BOUNDS``; code ``malformed_move``, rule C4); keep, ask and resign
   carry no field but ``type``.
-- Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
+- Resigning (docs/engine-contract.md "Resigning (every game)"): ``{"type": "resign"}``
   records ``seat_resigned``, also by a seat that is out; a resigned seat keeps
   its card, its turns and its lives. Seats already out are not "not resigned"
   seats for the end: the match ends as soon as at most one seat that is alive
@@ -57,7 +57,7 @@ Decided points beyond the rules text:
   resigned seat is no longer among the alive seats that share first place).
   The view lists ``resigned`` (seats, in the order they resigned).
 
-Stacked decks (ENGINE.md): the participants of the first deal (every seat)
+Stacked decks (docs/engine-contract.md): the participants of the first deal (every seat)
 receive one card each in seat order, the rest is the stock, top first. Later
 deals are shuffled from the seed with ``core.shuffled(seed, counter, cards())``
 and the order is written into ``cards_dealt``; ``apply`` advances the counter on
@@ -78,7 +78,7 @@ null for the stock's Cat), swaps: [[asker, target]…] newest first} ·
 rest (the seats resting next deal)} · ``deal_ended`` {round} (C8, no
 settlement) · ``seat_resigned`` {seat} · ``match_ended`` {ranking, scores}.
 
-View keys beyond ENGINE.md's: ``participants`` (turn order, dealer last),
+View keys beyond docs/engine-contract.md's: ``participants`` (turn order, dealer last),
 ``set_aside``, ``stock_size``, ``last_log`` (the previous deal's log, with its
 settlement), ``seat``, and after the match ``hands`` (every seat's card).
 
@@ -98,8 +98,9 @@ codes appear in its event feed next to the new deal.
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine import core
 from engine.core import IllegalMove
@@ -315,7 +316,7 @@ def match_is_over(lives: Sequence[int], resigned: Iterable[int] = ()) -> bool:
 
 
 def still_contending(lives: Sequence[int], resigned: Iterable[int]) -> bool:
-    """ENGINE.md "Resigning": when resigning leaves one seat not resigned, the match ends at
+    """docs/engine-contract.md "Resigning": when resigning leaves one seat not resigned, the match ends at
     once with it first (decided: seats already out do not count; the match ends when at
     most one seat that is alive and has not resigned remains)."""
     return not core.last_standing((s for s, n in enumerate(lives) if n > 0), resigned)
@@ -325,7 +326,7 @@ def final_ranking(options: dict[str, Any], out_round: Sequence[int | None],
                   resigned: Sequence[int] = ()) -> list[list[int]]:
     """C12. The others rank by the deal in which they went out (later is better; out in the
     same deal shares a place). If all remaining seats go out together, they share first place.
-    ENGINE.md "Resigning": resigned seats rank below all others, the latest to resign best
+    docs/engine-contract.md "Resigning": resigned seats rank below all others, the latest to resign best
     among them."""
     ranking = replace(MATCH_FORMAT, lives=options["lives"]).ranking(list(out_round))
     return core.rank_with_resignations(ranking, resigned)
@@ -338,7 +339,7 @@ def final_ranking(options: dict[str, Any], out_round: Sequence[int | None],
 class _Run:
     """The events of one call, each applied at once so play and apply agree."""
 
-    def __init__(self, game: "Cardavia", state: State):
+    def __init__(self, game: Cardavia, state: State):
         self.game = game
         self.state = state
         self.events: list[dict[str, Any]] = []
@@ -373,7 +374,7 @@ class _Run:
             self.deal(resting)
 
     def end_if_decided(self) -> bool:
-        """C12 and ENGINE.md "Resigning": the match ends when at most one seat that is alive
+        """C12 and docs/engine-contract.md "Resigning": the match ends when at most one seat that is alive
         and has not resigned remains. Returns whether it ended."""
         s = self.state
         if not match_is_over(s.lives, s.resigned):
@@ -383,7 +384,7 @@ class _Run:
         return True
 
     def resign(self, seat: int) -> None:
-        """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn
+        """docs/engine-contract.md "Resigning": legal for any seat that has not resigned, in or out of turn
         (also a seat that is out); it emits ``seat_resigned``, then the match ends at once if
         at most one seat alive and not resigned remains."""
         core.may_resign(seat, self.state.seats, self.state.resigned)
@@ -470,9 +471,7 @@ class _Run:
             self.emit({"type": "deal_ended", "round": self.state.round})
             self.finish_deal([])
             return False
-        if self.state.resigned and self.end_if_decided():  # only resignations end it mid-deal
-            return False
-        return True
+        return not (self.state.resigned and self.end_if_decided())  # only resignations end it mid-deal
 
     def settle(self) -> None:
         """C9/C10. Every remaining card is shown; the lowest (with the Fool's rules) pays."""
@@ -681,7 +680,7 @@ class Cardavia(core.Game):
             "over": over,
             "outcome": self.outcome(state),
         }
-        # ENGINE.md "Views": every game's view has "hand", a spectator's is []
+        # docs/engine-contract.md "Views": every game's view has "hand", a spectator's is []
         v["hand"] = [state.hands[seat]] if seat is not None and seat in state.order else []
         if seat is not None:
             v["seat"] = seat
@@ -786,6 +785,6 @@ def knowledge_of(view: dict[str, Any], seat: int) -> dict[int, str]:
     return {s: code for s, code in enumerate(where) if code is not None}
 
 
-#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+#: The registry name (docs/engine-contract.md "Module attributes") and the game object the registry hands out.
 GAME = "cardavia"
 game: SearchableGame = Cardavia()  # checked against the engine contract (engine.protocol)

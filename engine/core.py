@@ -1,7 +1,7 @@
 """What every game shares: errors, seeded randomness, option and deck checks,
 match formats and rankings.
 
-Randomness (ENGINE.md "Randomness"): every random decision is drawn from a
+Randomness (docs/engine-contract.md "Randomness"): every random decision is drawn from a
 stream keyed by HMAC-SHA256(seed, "<counter>:<block>"). A game keeps the
 counter in its state, increments it in ``apply`` for each event that recorded
 a random result, and writes the result (a deck order, a reshuffled pile) into
@@ -14,9 +14,10 @@ import hmac
 import reprlib
 import struct
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 
 class IllegalMove(Exception):
@@ -217,7 +218,7 @@ def non_negative_int(value: Any) -> bool:
 
 
 def check_deck(deck: Sequence[str] | None, cards: Sequence[str], game: str) -> list[str] | None:
-    """A stacked deck must be a permutation of ``cards`` (ENGINE.md "Stacked decks")."""
+    """A stacked deck must be a permutation of ``cards`` (docs/engine-contract.md "Stacked decks")."""
     if deck is None:
         return None
     if not isinstance(deck, (list, tuple)) or not all(isinstance(c, str) for c in deck):
@@ -296,7 +297,7 @@ class Game:
     """Base of every game object: ``fold`` is ``reduce(apply, events, None)``.
 
     A subclass defines ``name``, ``MIN_SEATS``, ``MAX_SEATS``, ``MAX_EVENTS``
-    and the calls of ENGINE.md. ``apply`` must never mutate its ``state``
+    and the calls of docs/engine-contract.md. ``apply`` must never mutate its ``state``
     argument (states are shared by caches); it returns a new state.
     """
 
@@ -305,13 +306,13 @@ class Game:
     MAX_SEATS = 2
     MAX_EVENTS = 100_000
 
-    if TYPE_CHECKING:  # every subclass defines it (ENGINE.md); declared here for ``fold``
+    if TYPE_CHECKING:  # every subclass defines it (docs/engine-contract.md); declared here for ``fold``
         def apply(self, state: Any, event: dict[str, Any]) -> Any: ...
 
     def fold(self, events: Iterable[dict[str, Any]]) -> Any:
         return reduce(self.apply, events, None)
 
-    # Hooks for the protocol test (not part of ENGINE.md's public surface).
+    # Hooks for the protocol test (not part of docs/engine-contract.md's public surface).
     def all_cards(self, state: Any) -> list[str]:
         """Every physical card in the state, wherever it lies (conservation check)."""
         raise NotImplementedError
@@ -347,7 +348,7 @@ def _malformed(message: str, rule: str | None) -> IllegalMove:
     return IllegalMove("malformed_move", message, rule)
 
 
-def check_move_bounds(move: Any, rule: str | None = None) -> None:
+def check_move_bounds(move: Any, rule: str | None = None) -> None:  # noqa: C901 - one walk over a move's fields, a bound per kind of value
     """Refuse (``malformed_move``) any value outside the fixed bounds of a move.
 
     The bounds, in one place (``MOVE_BOUNDS``), generous for every legal move of
@@ -499,7 +500,7 @@ def short(value: object) -> str:
 
 
 # --------------------------------------------------------------------------
-# Resigning (ENGINE.md "Resigning (every game)")
+# Resigning (docs/engine-contract.md "Resigning (every game)")
 # --------------------------------------------------------------------------
 
 RESIGN = "resign"
@@ -507,7 +508,7 @@ RESIGN_KEYS = frozenset({"type"})
 
 
 def may_resign(seat: Any, seats: int, resigned: Sequence[int]) -> None:
-    """ENGINE.md: ``{"type":"resign"}`` is legal for any seat that has not resigned, at
+    """docs/engine-contract.md: ``{"type":"resign"}`` is legal for any seat that has not resigned, at
     any time before the end, in or out of turn. (The game checks "before the end":
     ``match_over``.) A seat out of range is ``malformed_move``; a seat that resigned
     already, ``already_resigned``."""
@@ -518,12 +519,12 @@ def may_resign(seat: Any, seats: int, resigned: Sequence[int]) -> None:
 
 
 def seat_resigned(seat: int) -> dict[str, Any]:
-    """ENGINE.md: it emits ``seat_resigned`` (``seat``)."""
+    """docs/engine-contract.md: it emits ``seat_resigned`` (``seat``)."""
     return {"type": "seat_resigned", "seat": seat}
 
 
 def last_standing(contenders: Iterable[Any], resigned: Iterable[Any]) -> bool:
-    """ENGINE.md: when resigning leaves one seat (or one side in Karuselis partnerships)
+    """docs/engine-contract.md: when resigning leaves one seat (or one side in Karuselis partnerships)
     not resigned, the match ends at once with it first. ``contenders`` are the seats
     (or sides) still in the running; true when at most one of them has not resigned."""
     gone = set(resigned)
@@ -532,7 +533,7 @@ def last_standing(contenders: Iterable[Any], resigned: Iterable[Any]) -> bool:
 
 def rank_with_resignations(ranking: Sequence[Sequence[int]],
                            resigned_order: Sequence[int]) -> list[list[int]]:
-    """ENGINE.md: ``outcome`` ranks resigned seats below all others, the latest to resign
+    """docs/engine-contract.md: ``outcome`` ranks resigned seats below all others, the latest to resign
     best among them, and the rest as the game ranks them.
 
     ``ranking`` is the game's own ranking (places best first; a place may be shared),

@@ -6,7 +6,7 @@ two wilds ``W1`` ``W2`` (I1); a hand of 4; one deal, no dealer: seat 0 starts.
 The grid is unbounded around the starter at (0, 0); x grows to the right, y
 downward. Highest score wins (``kids``: fewest cards left).
 
-Moves (ENGINE.md): ``play`` (``cards``: 1–4 ``{"card", "x", "y"}``) ·
+Moves (docs/engine-contract.md): ``play`` (``cards``: 1–4 ``{"card", "x", "y"}``) ·
 ``pass`` (``return``: hand cards put under the stock, may be empty) ·
 ``recycle`` (``card``, ``x``, ``y``: the wild on that cell comes to hand).
 
@@ -55,7 +55,7 @@ Decided points beyond the spec:
   1–4 cards, a pass returns at most the hand's size, and a placed card outside
   the grid's bounding box grown by ``LINE_MAX`` is refused (``not_connected``)
   before any work that depends on the coordinates (``within_reach``);
-- resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
+- resigning (docs/engine-contract.md "Resigning (every game)"): ``{"type": "resign"}``
   records ``seat_resigned``; the seat keeps its hand and its turns. When one
   seat is left not resigned, ``match_ended`` (``reason: "resigned"``) follows at
   once with the scores as they stand (``kids``: the cards left); every ranking
@@ -63,10 +63,11 @@ Decided points beyond the spec:
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine import core
 from engine.core import IllegalMove
@@ -194,7 +195,7 @@ def is_valid_line(ids: Sequence[int]) -> bool:
     return distinct
 
 
-@lru_cache(maxsize=None)
+@cache
 def fitting_faces(faces: tuple[int, ...]) -> int:
     """I2. The faces (as a mask) that complete the sorted ``faces`` of a line to a valid
     line: a wild "may not equal a card already in those lines"."""
@@ -406,7 +407,7 @@ _LINE_OK = tuple(bytes(int(n <= LINE_MAX and all(_POP[(m >> s) & 15] in (1, n) f
                        for m in range(1 << 12)) for n in range(LINE_MAX + 2))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fit_of_packed(n: int, packed: int) -> int:
     """``fitting_faces`` of n ≥ 2 distinct faces told by their packed masks: the faces x
     that keep the line valid (none when the faces are not a valid line themselves; x
@@ -488,7 +489,7 @@ class Board:
                                 for lane, (occ, cand) in table.items() if cand}
 
     @classmethod
-    def grown(cls, old: "Board", grid: Grid, placed: Sequence[Cell]) -> "Board":
+    def grown(cls, old: Board, grid: Grid, placed: Sequence[Cell]) -> Board:  # noqa: C901 - IOTA search's hot path, kept in one piece for speed (tests/bench)
         """The board of ``grid``, which is ``old``'s grid with cards on the cells ``placed``
         (one play), worked out from ``old``: the frontier gains the empty cells next to the
         new cards and loses their cells; only the cells at the ends of the runs through a
@@ -664,7 +665,7 @@ def enumerate_plays(grid: Grid, hand: list[int], board: Board | None = None) -> 
     return out
 
 
-def _plays(grid: Grid, hand: list[int], board: Board) -> list[list[int]]:
+def _plays(grid: Grid, hand: list[int], board: Board) -> list[list[int]]:  # noqa: C901 - IOTA search's hot path: one pass over the grid's lines, kept in one piece for speed
     """Every legal placement (I5) of cards from ``hand`` as ints (``_cell_key``), per
     count of cards (1 to 4), each list sorted.
 
@@ -856,10 +857,8 @@ def _wilds_pair_fit(n: int, packed: int, first: int, second: int, alone: int) ->
         return bool(second & alone)
     if second & alone == alone:
         return bool(first & alone)
-    for x in _bits(first & alone):
-        if _fit_of_packed(n + 1, packed | _PACK[x]) & second & alone & ~(1 << x):
-            return True
-    return False
+    return any(_fit_of_packed(n + 1, packed | _PACK[x]) & second & alone & ~(1 << x)
+               for x in _bits(first & alone))
 
 
 #: A segment of a row or column (``_segment``): how many empty cells, the empty cells,
@@ -869,7 +868,7 @@ def _wilds_pair_fit(n: int, packed: int, first: int, second: int, alone: int) ->
 Segment = tuple[int, tuple[Cell, ...], tuple[int, ...], int, int, list[int], bool, tuple[int, ...], int]
 
 
-def _lane_segments(lane: tuple[int, int, "_Spots"]) -> list[list[Any]]:
+def _lane_segments(lane: tuple[int, int, _Spots]) -> list[list[Any]]:
     """I5. The placed cards and the cards between them form one unbroken line ... (I3) No
     line may be longer than 4.
 
@@ -938,7 +937,7 @@ def _orders(hand: Sequence[int], orders: list[tuple[int, tuple[int, ...]]]) -> l
     return listed
 
 
-def _segment(spot: "_Spots", a: int, last: int) -> Segment:
+def _segment(spot: _Spots, a: int, last: int) -> Segment:
     """I3/I2. The cells of a segment from position ``a`` to ``last`` of its row
     (``_lane_segments``), worked out once a hand's cards may make a valid line there: its
     empty cells and their cross lines' fits (what may lie there as far as the other
@@ -1281,7 +1280,7 @@ def final_ranking(state: State) -> dict[str, Any]:
     """I9. Highest score wins; equal scores share a place.
     I10. ``kids`` keeps no score: the first seat out of cards after the stock is empty
     wins, the others rank by cards left, fewest first.
-    ENGINE.md "Resigning": resigned seats rank below all others, the latest to resign
+    docs/engine-contract.md "Resigning": resigned seats rank below all others, the latest to resign
     best among them."""
     if state.options["variant"] == "kids":
         left = [len(h) for h in state.hands]
@@ -1293,7 +1292,7 @@ def final_ranking(state: State) -> dict[str, Any]:
 
 
 def resigning_ends_match(state: State) -> bool:
-    """ENGINE.md: when resigning leaves one seat not resigned, the match ends at once with
+    """docs/engine-contract.md: when resigning leaves one seat not resigned, the match ends at once with
     it first."""
     return core.last_standing(range(state.seats), state.resigned)
 
@@ -1446,7 +1445,7 @@ class Iota(core.Game):
         return self._recycle(state, seat, move)
 
     def _resign(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn;
+        """docs/engine-contract.md "Resigning": legal for any seat that has not resigned, in or out of turn;
         when it leaves one seat not resigned, the match ends at once with it first."""
         core.may_resign(seat, state.seats, state.resigned)
         event = core.seat_resigned(seat)
@@ -1681,6 +1680,6 @@ def view_scorer(view: dict[str, Any]) -> Callable[[list[dict[str, Any]]], int]:
     return score
 
 
-#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+#: The registry name (docs/engine-contract.md "Module attributes") and the game object the registry hands out.
 GAME = "iota"
 game: SearchableGame = Iota()  # checked against the engine contract (engine.protocol)

@@ -29,7 +29,7 @@ Decided points beyond the spec (each also in its rule's function):
   field is ``malformed_move``, never stored); ``groups`` may name no more items
   than lie on the table, ``onto`` no more than the loose table cards (or one
   build).
-- Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
+- Resigning (docs/engine-contract.md "Resigning (every game)"): ``{"type": "resign"}``
   records ``seat_resigned``; the seat keeps its hand and its turns. Decided for
   the 4-seat partnerships (2026-12-01, rules version 2): a seat's resignation
   resigns its side (a partner who leaves forfeits for the pair), so with two
@@ -57,9 +57,10 @@ the table's values.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine import core
 from engine.core import IllegalMove
@@ -74,7 +75,7 @@ if TYPE_CHECKING:
 
 #: The version of these rules as recorded in ``match_started``: bump it with any change that
 #: alters events, and keep replaying the older versions (``engine.verify`` names the one a record needs).
-RULES_VERSION = 2  # 2: a partner who resigns resigns the side (ENGINE.md, decided 2026-12-01)
+RULES_VERSION = 2  # 2: a partner who resigns resigns the side (docs/engine-contract.md, decided 2026-12-01)
 SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 COURTS = ("J", "Q", "K")
@@ -419,7 +420,7 @@ def match_is_decided(scores: tuple[int, ...], target: int, deals: int) -> bool:
 
 
 def resigned_sides(resigned: tuple[int, ...], seats: int, version: int = RULES_VERSION) -> list[int]:
-    """ENGINE.md "Resigning" (decided 2026-12-01 for K1's partnerships): a seat's resignation
+    """docs/engine-contract.md "Resigning" (decided 2026-12-01 for K1's partnerships): a seat's resignation
     resigns its side — a partner who leaves forfeits for the pair; sides in the order their first
     seat resigned. (Rules versions 0 and 1: a side counted as resigned when all its seats had
     resigned, in the order its last seat resigned.)"""
@@ -434,14 +435,14 @@ def resigned_sides(resigned: tuple[int, ...], seats: int, version: int = RULES_V
 
 
 def resigning_ends_match(resigned: tuple[int, ...], seats: int, version: int = RULES_VERSION) -> bool:
-    """ENGINE.md: when resigning leaves one seat (or one side in Karuselis partnerships)
+    """docs/engine-contract.md: when resigning leaves one seat (or one side in Karuselis partnerships)
     not resigned, the match ends at once with it first."""
     return core.last_standing(range(side_count(seats)), resigned_sides(resigned, seats, version))
 
 
 def final_ranking(scores: tuple[int, ...], target: int, resigned: tuple[int, ...], seats: int,
                   version: int = RULES_VERSION) -> list[list[int]]:
-    """K15. The highest side wins. ENGINE.md "Resigning": resigned sides rank below all
+    """K15. The highest side wins. docs/engine-contract.md "Resigning": resigned sides rank below all
     others, the latest to resign best among them (by side; a side's seats share its place)."""
     by_side = core.rank_with_resignations(MATCH_FORMAT(target).ranking(scores),
                                           resigned_sides(resigned, seats, version))
@@ -702,7 +703,7 @@ class Karuselis(core.Game):
         return self._consequences(state, event)
 
     def _resign(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn;
+        """docs/engine-contract.md "Resigning": legal for any seat that has not resigned, in or out of turn;
         when it leaves one side not resigned, the match ends at once with it first."""
         core.may_resign(seat, state.seats, state.resigned)
         event = core.seat_resigned(seat)
@@ -745,7 +746,7 @@ class Karuselis(core.Game):
         cards = [c for x in _sorted_codes(taken) for c in (builds[x].cards if x in builds else (x,))]
         return {"type": "cards_captured", "seat": seat, "card": card, "groups": canon, "cards": cards}
 
-    def _check_build(self, state: State, seat: int, card: str, move: dict[str, Any]) -> dict[str, Any]:
+    def _check_build(self, state: State, seat: int, card: str, move: dict[str, Any]) -> dict[str, Any]:  # noqa: C901 - one check per clause of the build rule, in the rulebook's order
         onto, value = move.get("onto"), move.get("value")
         if (not isinstance(onto, list) or not onto or not all(isinstance(x, str) for x in onto)
                 or not core.positive_int(value)):
@@ -956,7 +957,7 @@ class Karuselis(core.Game):
             resigned=tuple(view["resigned"]), over=False, rules_version=RULES_VERSION)
 
 
-#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+#: The registry name (docs/engine-contract.md "Module attributes") and the game object the registry hands out.
 GAME = "karuselis"
 game: SearchableGame = Karuselis()  # checked against the engine contract (engine.protocol)
 OPTIONS = Karuselis.OPTIONS

@@ -4,7 +4,7 @@ Shape: 108 cards (L1), 7 cards a hand, the match runs round after round to a
 target (500 by default) with the dealer rotating clockwise (L2); the next round
 is dealt by ``play`` itself, shuffled from the seed.
 
-Moves (ENGINE.md): ``play`` (``card``, ``color`` for W and W+4, optional
+Moves (docs/engine-contract.md): ``play`` (``card``, ``color`` for W and W+4, optional
 ``"call": true``), ``draw``, ``color``, ``call``, ``catch`` (``target``),
 ``challenge``, ``accept``.
 
@@ -36,10 +36,10 @@ Decided points beyond the spec:
   seat: it is always the seat whose turn came next) closes it;
 - a card ``play`` with ``"call": false`` is the same move as without ``call``;
   moves with unknown keys are refused (``malformed_move``); every move first
-  passes ``core.guard_move`` (ENGINE.md bounds, see ``core.MOVE_BOUNDS``);
+  passes ``core.guard_move`` (docs/engine-contract.md bounds, see ``core.MOVE_BOUNDS``);
 - hands are kept (and shown) in the canonical card order.
 
-Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}`` records
+Resigning (docs/engine-contract.md "Resigning (every game)"): ``{"type": "resign"}`` records
 ``seat_resigned``; the resigned seat keeps its hand, its turns and its part in
 the rules (calls, catches, challenges). Decided: when one seat is left not
 resigned, ``match_ended`` follows at once with the scores as they stand, ranked
@@ -49,8 +49,9 @@ same way. The view lists ``resigned`` (seats, in the order they resigned).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine import core
 from engine.core import IllegalMove
@@ -100,7 +101,7 @@ EVENTS = {
     "match_ended": {"ranking": "[[int]]", "scores": "[int]", "reason?": "str"},
     **SHARED_EVENTS,
 }
-#: The bounds of the ``target`` option (H1): the standard 500 and short or long club
+#: The bounds of the ``target`` option: the standard 500 and short or long club
 #: matches, never a target that would keep a match (and its bots) going for ever.
 MIN_TARGET, MAX_TARGET = 1, 10_000
 #: The most extra cards a failed challenge may add (classic UNO's is 2).
@@ -153,7 +154,7 @@ def card_symbol(card: str) -> str:
 
 
 def is_wild(card: str) -> bool:
-    return card == WILD or card == WILD_DRAW_FOUR
+    return card in (WILD, WILD_DRAW_FOUR)
 
 
 def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
@@ -268,13 +269,13 @@ def match_format(options: dict[str, Any]) -> core.FewestWhenTarget | core.FirstT
 
 
 def final_ranking(options: dict[str, Any], scores: Sequence[int], resigned: Sequence[int]) -> list[list[int]]:
-    """L14/L15 and ENGINE.md "Resigning": resigned seats rank below all others, the
+    """L14/L15 and docs/engine-contract.md "Resigning": resigned seats rank below all others, the
     latest to resign best among them, and the rest as L14/L15 rank them."""
     return core.rank_with_resignations(match_format(options).ranking(scores), resigned)
 
 
 def resigning_ends_match(seats: int, resigned: Iterable[int]) -> bool:
-    """ENGINE.md: when resigning leaves one seat not resigned, the match ends at once
+    """docs/engine-contract.md: when resigning leaves one seat not resigned, the match ends at once
     with it first."""
     return core.last_standing(range(seats), resigned)
 
@@ -299,7 +300,7 @@ DRAWS = {c: cards_to_draw(c) for c in CODES}
 
 def _play_forms(card: str) -> tuple[dict[str, Any], ...]:
     """The listed forms of a play of ``card``, in ``legal_moves`` order: a Wild once per
-    colour; each form plain, then with ``"call": true`` (ENGINE.md)."""
+    colour; each form plain, then with ``"call": true`` (docs/engine-contract.md)."""
     forms = [{"type": "play", "card": card, "color": k} for k in COLORS] if is_wild(card) \
         else [{"type": "play", "card": card}]
     out: list[dict[str, Any]] = []
@@ -771,7 +772,7 @@ class Livol(core.Game):
         return rec.events
 
     def _move_resign(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
-        """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of
+        """docs/engine-contract.md "Resigning": legal for any seat that has not resigned, in or out of
         turn; when it leaves one seat not resigned, the match ends at once with it first."""
         st = rec.state
         core.may_resign(seat, st.seats, st.resigned)
@@ -786,7 +787,7 @@ class Livol(core.Game):
         if st.turn != seat:
             _illegal("not_your_turn", f"seat {seat} cannot {what}: it is seat {st.turn}'s turn", "L2")
 
-    def _move_play(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:
+    def _move_play(self, rec: _Record, seat: int, move: dict[str, Any]) -> None:  # noqa: C901 - one check per clause of the play rule, in the rulebook's order
         card, color, call = move.get("card"), move.get("color"), move.get("call", False)
         if not isinstance(card, str):
             _illegal("malformed_move", "a play names a 'card'")
@@ -1083,6 +1084,6 @@ class Livol(core.Game):
 #: ``play``'s dispatch: move type -> the method that validates and records it.
 MOVES = {kind: getattr(Livol, f"_move_{kind}") for kind in MOVE_KEYS}
 
-#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+#: The registry name (docs/engine-contract.md "Module attributes") and the game object the registry hands out.
 GAME = "livol"
 game: SearchableGame = Livol()  # checked against the engine contract (engine.protocol)

@@ -33,7 +33,7 @@ SHARED_EVENTS = {
 # (``{"seat": int, "name": str, "kind": str, "bot": str|null}``) and ``clock`` (names to whole numbers), ``[T]`` (a list of
 # T), ``T|U`` (either; ``T|null``: T or null). A key ending in ``?`` may be absent: only some events of the
 # type have it, or ``redact`` removes it for a seat that may not know it. The API's schema of event
-# payloads is built from these (issue 26), and the protocol test holds every event of random play, and
+# payloads is built from these, and the protocol test holds every event of random play, and
 # every redaction of it, to them.
 
 

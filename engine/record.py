@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 GENESIS_HASH = "0" * 64
@@ -49,7 +49,7 @@ def canonical(value: Any) -> str:
 
 def event_time(moment: datetime) -> str:
     """An event's time as the hash covers it: UTC, ISO 8601, to the microsecond."""
-    return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def event_hash(*, prev_hash: str, match_id: int, seq: int, payload: dict[str, Any], seat: int | None, move: dict[str, Any] | None,

@@ -1,4 +1,4 @@
-"""The list of games (ENGINE.md "Registry").
+"""The list of games (docs/engine-contract.md "Registry").
 
 Each game lives in a module that exposes its game object as ``game`` (and its name as ``GAME``): the
 five of this house in ``engine/<name>.py``; another registered by ``register(name, module)``, or named

@@ -44,7 +44,7 @@ Decided points (beyond the spec, or where it leaves a choice):
 - Moves: every move first passes ``core.guard_move`` (bounds in
   ``core.MOVE_BOUNDS``) with the allow-list of keys ``_MOVE_KEYS``; a colour is
   exactly one of the side's colour letters.
-- Resigning (ENGINE.md "Resigning (every game)"): ``{"type": "resign"}``
+- Resigning (docs/engine-contract.md "Resigning (every game)"): ``{"type": "resign"}``
   records ``seat_resigned``; the seat keeps its hand, turns, calls and
   challenges. When one seat is left not resigned, ``match_ended`` (``reason:
   "resigned"``) follows at once with the scores as they stand; every ranking
@@ -109,7 +109,7 @@ EVENTS = {
     "match_ended": {"ranking": "[[int]]", "scores": "[int]", "reason?": "str"},
     **SHARED_EVENTS,
 }
-#: The bounds of the ``target`` option (H1): the standard 500 and short or long club
+#: The bounds of the ``target`` option: the standard 500 and short or long club
 #: matches, never a target that would keep a match (and its bots) going for ever.
 MIN_TARGET, MAX_TARGET = 1, 10_000
 MOVE_EVENT_BOUND = 16                        # the most events one move can cause
@@ -361,13 +361,13 @@ def match_is_won(scores: tuple[int, ...], target: int) -> bool:
 
 def ranking(scores: tuple[int, ...], target: int, resigned: tuple[int, ...] = ()) -> list[list[int]]:
     """F16. The others rank by points, most first, equal points sharing a place.
-    ENGINE.md "Resigning": resigned seats rank below all others, the latest to resign best
+    docs/engine-contract.md "Resigning": resigned seats rank below all others, the latest to resign best
     among them."""
     return core.rank_with_resignations(MATCH_FORMAT(target).ranking(scores), resigned)
 
 
 def resigning_ends_match(seats: int, resigned: tuple[int, ...]) -> bool:
-    """ENGINE.md: when resigning leaves one seat not resigned, the match ends at once with it first."""
+    """docs/engine-contract.md: when resigning leaves one seat not resigned, the match ends at once with it first."""
     return core.last_standing(range(seats), resigned)
 
 
@@ -896,7 +896,7 @@ def _wild_draw(b: _Batch, seat: int, kind: str, colour: str, cause: str | None =
 
 
 def _move_resign(b: _Batch, seat: int, move: dict[str, Any]) -> None:
-    """ENGINE.md "Resigning": legal for any seat that has not resigned, in or out of turn; when it
+    """docs/engine-contract.md "Resigning": legal for any seat that has not resigned, in or out of turn; when it
     leaves one seat not resigned, the match ends at once with it first."""
     s = b.state
     core.may_resign(seat, s.seats, s.resigned)
@@ -1157,7 +1157,7 @@ class UnoFlip(core.Game):
 
     # ---- determinization (search bots: engine/bots/search.py) -----------------
 
-    def sample_state(self, view: dict[str, Any], seat: int, rng: Random,
+    def sample_state(self, view: dict[str, Any], seat: int, rng: Random,  # noqa: C901 - one step per fact the seat has seen, each keeping the sample true to it
                      legal: list[dict[str, Any]] | None = None) -> State:
         """A full state consistent with ``seat``'s ``view``. Its own hand as shown (both
         faces); every other hand holds, for each inactive face the view shows in its
@@ -1241,7 +1241,7 @@ class UnoFlip(core.Game):
         below = view["discard_size"] - 1 if top is not None else view["discard_size"]
         # F9: a Flip in the seat's legal moves names a colour exactly when the discard pile's
         # bottom card shows a Wild on its other face: keep the bottom card true to that
-        flip = next((m for m in legal if m["type"] == "play" and not len(hand) == 1
+        flip = next((m for m in legal if m["type"] == "play" and len(hand) != 1
                      and FACE_ON[side][_held(hand, m["card"], side)].kind == "flip"), None)
         if flip is not None and below > 0:
             wants_wild = "color" in flip
@@ -1292,6 +1292,6 @@ def _held(hand: list[str], name: str, side: int) -> str:
     return next(c for c in hand if active(c, side) == name)
 
 
-#: The registry name (ENGINE.md "Module attributes") and the game object the registry hands out.
+#: The registry name (docs/engine-contract.md "Module attributes") and the game object the registry hands out.
 GAME = "uno_flip"
 game: SearchableGame = UnoFlip()  # checked against the engine contract (engine.protocol)

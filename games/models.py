@@ -5,11 +5,12 @@ DELETE of events on PostgreSQL (a pgtrigger ``Protect`` trigger).
 """
 from __future__ import annotations
 
+import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
-import pgtrigger
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from engine.bots import levels_for
 from games.kits import GAME_LABELS, game_choices
@@ -26,8 +27,16 @@ def bot_choices(game: str) -> list[tuple[str, str]]:
 
 # The store's own events (not the engine's: never folded, never replayed by ``play``); named
 # once, in engine.record, so that the offline verifier knows them too.
-from engine.record import (BOT_TOOK_SEAT, ENTROPY_CONTRIBUTED, MATCH_ABORTED, MATCH_AWARDED,  # noqa: E402,F401
-                           MATCH_OPENED, SEAT_TIMED_OUT, SEED_REVEALED, STORE_EVENTS)
+from engine.record import (  # noqa: E402,F401
+    BOT_TOOK_SEAT,
+    ENTROPY_CONTRIBUTED,
+    MATCH_ABORTED,
+    MATCH_AWARDED,
+    MATCH_OPENED,
+    SEAT_TIMED_OUT,
+    SEED_REVEALED,
+    STORE_EVENTS,
+)
 
 
 class Match(models.Model):
@@ -208,6 +217,9 @@ class Snapshot(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="snapshot_unique_seq")]
 
+    def __str__(self) -> str:
+        return f"{self.match_id}@{self.seq}"
+
 
 #: What a token may do beyond reading what its account may read: ``play`` (moves,
 #: resigning, accepting and declining invitations), ``challenge`` (challenging, withdrawing, declining all,
@@ -250,3 +262,6 @@ class StreamNotice(models.Model):
     channel = models.CharField(max_length=100)
     message = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.channel} {self.pk}"

@@ -26,7 +26,7 @@ from games.models import ENTROPY_CONTRIBUTED, SEED_REVEALED, STORE_EVENTS, Event
 events_appended = Signal()
 
 _CACHE_SIZE = 512
-_cache: "OrderedDict[int, tuple[int, str, object]]" = OrderedDict()
+_cache: OrderedDict[int, tuple[int, str, object]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -87,11 +87,11 @@ def _insert(rows: list[Event]) -> None:
     from psycopg.types.json import Jsonb
 
     table = Event._meta.db_table
-    with connection.cursor() as cursor:
-        with cursor.cursor.copy(f"COPY {table} ({', '.join(EVENT_COLUMNS)}) FROM STDIN") as copy:
-            for e in rows:
-                copy.write_row((e.match_id, e.seq, e.type, Jsonb(e.payload), e.seat,
-                                None if e.move is None else Jsonb(e.move), e.created_at, e.prev_hash, e.hash))
+    with connection.cursor() as cursor, \
+            cursor.cursor.copy(f"COPY {table} ({', '.join(EVENT_COLUMNS)}) FROM STDIN") as copy:
+        for e in rows:
+            copy.write_row((e.match_id, e.seq, e.type, Jsonb(e.payload), e.seat,
+                            None if e.move is None else Jsonb(e.move), e.created_at, e.prev_hash, e.hash))
 
 
 def engine_payloads(events) -> list[dict]:

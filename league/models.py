@@ -16,13 +16,15 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from engine import registry
+from games.clock_rules import check_clock
 from games.kits import GAME_LABELS, game_choices
 from games.models import BOT_CHOICES, Match
-from games.clock_rules import check_clock
-from league.formats.base import TournamentFormat, format_choices, get as format_of
+from league.formats.base import TournamentFormat, format_choices
+from league.formats.base import get as format_of
 from league.rules.tiebreaks import exact
 
 TIE_BREAKS = {
@@ -567,6 +569,9 @@ class Folded(models.Model):
         verbose_name_plural = _("folded tables")
         constraints = [models.UniqueConstraint(fields=["projection", "table"], name="folded_once")]
 
+    def __str__(self) -> str:
+        return f"{self.projection} {self.table_id}"
+
 
 class Rating(models.Model):
     """A player's openskill (Plackett–Luce) rating in one game."""
@@ -612,6 +617,9 @@ class RatingHistory(models.Model):
         verbose_name_plural = _("rating history")
         ordering = ["player", "game", "played_at", "pk"]
         constraints = [models.UniqueConstraint(fields=["player", "match"], name="ratinghistory_once")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game} {self.match_id}"
 
     @property
     def ordinal(self) -> float:

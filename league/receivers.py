@@ -9,8 +9,8 @@ import logging
 from games import dispatch
 from games.selectors import hooks as games_hooks
 from games.services.recording import match_finished, turn_waiting
-from league.selectors import hooks as league_hooks
 from league.models import PlayerProfile
+from league.selectors import hooks as league_hooks
 from league.services import rounds
 from league.services.challenge_rules import challenge_gate
 

@@ -9,7 +9,8 @@ fixed sleep that hopes the other process was quick enough.
 from __future__ import annotations
 
 import time
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 

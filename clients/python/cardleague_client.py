@@ -63,7 +63,7 @@ A policy is a function ``policy(game, view, legal, rng, must_act) -> move | None
 
 - ``game``: the game's name (``"livol"``, ``"uno_flip"``, ``"karuselis"``, ``"iota"``, ``"cardavia"``);
 - ``view``: what the seat may see (``view["hand"]``, ``view["to_act"]``, ``view["turn"]``, and the
-  game's keys: ENGINE.md "View keys every client may rely on");
+  game's keys: docs/engine-contract.md "View keys every client may rely on");
 - ``legal``: every move the seat may make now, as dicts (``{"type": "play", "card": "R5"}``, …);
 - ``rng``: a ``random.Random`` for the policy's own randomness (repeatable with ``--seed``);
 - ``must_act``: true when the seat holds the turn (``view["turn"] == seat``) and has to move; false

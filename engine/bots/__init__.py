@@ -23,8 +23,10 @@ from typing import Any, cast
 
 from engine import registry
 from engine.bots import search
+
 # the search stands on these too, so they live below both (engine.bots.base)
-from engine.bots.base import Policy as Policy, bots_module as bots_module
+from engine.bots.base import Policy as Policy
+from engine.bots.base import bots_module as bots_module
 from engine.bots.random_policy import random_policy
 
 POLICY_NAMES = ("random", "greedy", "search-easy", "search", "search-strong")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import importlib
 import random as _random
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from engine import registry
 

@@ -18,8 +18,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine.cardavia import CHOPPERS, FOOL, PASSERS, RANK, cards
 from engine.bots.search import Spec, squash
+from engine.cardavia import CHOPPERS, FOOL, PASSERS, RANK, cards
 
 DECK = Counter(cards())
 KEEP, ASK = {"type": "keep"}, {"type": "ask"}
@@ -45,10 +45,8 @@ def _expected_ask(card: str, met: str | None, known: list[str], unknown: int, po
                   from_stock: bool) -> float:
     """Expected lives lost by asking, the met card known (``met``, not in ``known``) or
     drawn from ``pool``."""
-    if met is not None:
-        outcomes = Counter({met: 1})
-    else:
-        outcomes = Counter({c: n for c, n in pool.items() if c not in PASSERS})
+    outcomes = (Counter({met: 1}) if met is not None
+                else Counter({c: n for c, n in pool.items() if c not in PASSERS}))
     total = sum(outcomes.values())
     if total == 0:
         return _p_lose(card, known, unknown, pool)

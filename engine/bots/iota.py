@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.iota import INDEX, WILDS, face_value, view_scorer
 from engine.bots.search import Spec, squash
+from engine.iota import INDEX, WILDS, face_value, view_scorer
 
 
 def _wilds(move: dict[str, Any]) -> int:

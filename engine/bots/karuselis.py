@@ -8,10 +8,11 @@ turn; otherwise the least valuable trail. A sweep is kept for a table worth it
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from engine.karuselis import CARD_POINTS, card_value, side_of, spade_count
 from engine.bots.search import Spec, squash
+from engine.karuselis import CARD_POINTS, card_value, side_of, spade_count
 
 SWEEP_WORTH = (2, 4)  # (points, cards) that make a sweep worth the broom
 

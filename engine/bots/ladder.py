@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from engine import registry
 from engine.bots import POLICY_NAMES, bot_rng, choose

@@ -16,10 +16,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.bots.shedding import catch_or_call, grouped
 from engine.bots.search import Spec
+from engine.bots.shedding import PLIES_PER_ITERATION, catch_or_call, grouped, round_candidates, round_reward
 from engine.livol import card_points
-from engine.bots.shedding import PLIES_PER_ITERATION, round_candidates, round_reward
 
 COLORS = ("R", "Y", "G", "B")
 

@@ -57,8 +57,9 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine import IllegalMove, registry
 from engine.bots.base import bots_module
@@ -127,7 +128,7 @@ CONTRACT_PLIES = 200
 
 
 def contract_spec(game_name: str) -> Spec:
-    """The search of a game that declares no ``SEARCH``, from the contract alone (ENGINE.md): a rollout
+    """The search of a game that declares no ``SEARCH``, from the contract alone (docs/engine-contract.md): a rollout
     runs to the end of the match or ``CONTRACT_PLIES`` plies, the seat to move is the first of
     ``to_act``, and the reward is the place ``outcome`` gives (1 first, 0 last) or, short of the end,
     0.5 + 0.5·tanh(d / ``CONTRACT_SCALE``), d = my gain of the view's ``scores`` since the root less the
@@ -346,7 +347,7 @@ def greedy_of(game_name: str) -> Policy:
 
 
 def searchable(game_name: str) -> bool:
-    """A game the search can play: it deals samples (``sample_state``, ENGINE.md) and has a greedy bot."""
+    """A game the search can play: it deals samples (``sample_state``, docs/engine-contract.md) and has a greedy bot."""
     return callable(getattr(registry.get(game_name), "sample_state", None)) and \
         "greedy" in getattr(bots_module(game_name), "POLICIES", {})
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import math
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.bots.search import Reward
 
@@ -81,7 +82,7 @@ def round_candidates(view: dict[str, Any], legal: list[dict[str, Any]], rng: ran
 
     both = {bare(m) for m in legal if m.get("call")} & {bare(m) for m in legal if not m.get("call")}
     out = [m for m in legal if bare(m) not in both or bool(m.get("call")) == leaves_one]
-    side = {"light": 0, "dark": 1}.get(view.get("side"), None)  # type: ignore[arg-type]
+    side = {"light": 0, "dark": 1}.get(view.get("side"))  # type: ignore[arg-type]
 
     def colour(code: str) -> str | None:
         face = code.split("/")[side] if side is not None and "/" in code else code

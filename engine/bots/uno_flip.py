@@ -13,10 +13,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine.bots.shedding import catch_or_call, grouped
 from engine.bots.search import Spec
+from engine.bots.shedding import PLIES_PER_ITERATION, catch_or_call, grouped, round_candidates, round_reward
 from engine.uno_flip import FACE_ON
-from engine.bots.shedding import PLIES_PER_ITERATION, round_candidates, round_reward
 
 POINTS = {"+1": 10, "rev": 20, "skip": 20, "flip": 20, "W": 40, "W+2": 50,
           "+5": 20, "skipall": 30, "DW": 40, "DW+C": 60}

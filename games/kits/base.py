@@ -38,12 +38,12 @@ class Move(Schema):
 
 
 class Resign(Move):
-    """Every game: the seat resigns (ENGINE.md "Resigning")."""
+    """Every game: the seat resigns (docs/engine-contract.md "Resigning")."""
     type: Literal["resign"]
 
 
 class Outcome(Schema):
-    """The end of a match (ENGINE.md ``outcome``): places best first, tied seats sharing one, and the
+    """The end of a match (docs/engine-contract.md ``outcome``): places best first, tied seats sharing one, and the
     game's points per seat (Cardavia: lives left); ``awarded`` when an organiser decided it."""
     model_config = ConfigDict(extra="allow")
     ranking: list[list[int]]
@@ -53,7 +53,7 @@ class Outcome(Schema):
 
 
 class View(Schema):
-    """Every game's view (ENGINE.md "Views"): the keys below, and each game's own (more may come)."""
+    """Every game's view (docs/engine-contract.md "Views"): the keys below, and each game's own (more may come)."""
     model_config = ConfigDict(extra="allow")
     to_act: list[int]
     hand: list[str]

@@ -4,18 +4,18 @@ rules page. The rules: ``engine/cardavia.py``; the words: ``games/words/cardavia
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from django import forms
-from django.utils.translation import ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 from pydantic import Field
 
-from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
+from games.kits.base import GameOptionsForm, Move, Resign, View, bounds, documented
 from games.kits.boards import Row, at, seat_name, seat_rows
-from games.kits.base import Move, Resign, View, documented
 from games.words import cardavia as cv_words
+
 
 # -- The API's move and view schemas ----------------------------------------------------------------
 class Keep(Move):
@@ -26,7 +26,7 @@ class Ask(Move):
     type: Literal["ask"]
 
 
-CardaviaMove = Annotated[Union[Keep, Ask, Resign], Field(discriminator="type")]
+CardaviaMove = Annotated[Keep | Ask | Resign, Field(discriminator="type")]
 
 
 class CardaviaView(View):

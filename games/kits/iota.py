@@ -4,7 +4,7 @@ The rules: ``engine/iota.py``; the words: ``games/words/iota.py``; the rules pag
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from django import forms
 from django.utils.translation import gettext, pgettext_lazy
@@ -13,11 +13,11 @@ from ninja import Schema
 from pydantic import ConfigDict, Field
 
 from engine.iota import view_scorer
-from games.kits.base import GameOptionsForm
 from games.kits import Kit
+from games.kits.base import Code, Coordinate, GameOptionsForm, Move, Resign, View
 from games.kits.boards import Row, at, seat_name, seat_rows, shown_hands
-from games.kits.base import Code, Coordinate, Move, Resign, View
 from games.words import iota as iota_words
+
 
 # -- The API's move and view schemas ----------------------------------------------------------------
 class Placement(Move):
@@ -45,7 +45,7 @@ class Recycle(Move):
     y: Coordinate
 
 
-IotaMove = Annotated[Union[IotaPlay, IotaPass, Recycle, Resign], Field(discriminator="type")]
+IotaMove = Annotated[IotaPlay | IotaPass | Recycle | Resign, Field(discriminator="type")]
 
 
 class IotaCell(Schema):

@@ -4,7 +4,7 @@ The rules: ``engine/karuselis.py``; the words: ``games/words/karuselis.py``; the
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from django import forms
 from django.utils.translation import gettext, pgettext_lazy
@@ -12,11 +12,10 @@ from django.utils.translation import gettext_lazy as _
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
-from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
+from games.kits.base import Code, GameOptionsForm, Move, Resign, View, bounds
 from games.kits.boards import Row, at, seat_name, seat_rows, shown_hands
 from games.kits.livol import target_words
-from games.kits.base import Code, Move, Resign, View
 from games.words import karuselis as k_words
 
 # -- The API's move and view schemas ------------------------------------------------------------
@@ -46,7 +45,7 @@ class Sweep(Move):
     card: Code
 
 
-KaruselisMove = Annotated[Union[Capture, Build, Trail, Sweep, Resign], Field(discriminator="type")]
+KaruselisMove = Annotated[Capture | Build | Trail | Sweep | Resign, Field(discriminator="type")]
 
 
 class KaruselisBuild(Schema):

@@ -3,19 +3,17 @@ The rules: ``engine/livol.py``; the words: ``games/words/livol.py``; the rules p
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from django import forms
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from pydantic import Field
 
-from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
+from games.kits.base import Code, GameOptionsForm, Move, Resign, SeatNumber, View, bounds
 from games.kits.boards import Row, at, calling_plays, card_buttons, seat_name, seat_rows, shown_hands
-from games.kits.base import Code, Move, Resign, SeatNumber, View
 from games.words import livol as livol_words
-
 
 # -- The API's move and view schemas ------------------------------------------------------------
 LivolColour = Literal["R", "Y", "G", "B"]
@@ -54,12 +52,12 @@ class Accept(Move):
     type: Literal["accept"]
 
 
-LivolMove = Annotated[Union[LivolPlay, Draw, LivolColor, Call, Catch, Challenge, Accept, Resign],
+LivolMove = Annotated[LivolPlay | Draw | LivolColor | Call | Catch | Challenge | Accept | Resign,
                       Field(discriminator="type")]
 
 
 class SheddingView(View):
-    """LIVOL's and UNO FLIP's shared keys (ENGINE.md)."""
+    """LIVOL's and UNO FLIP's shared keys (docs/engine-contract.md)."""
     top: str | None
     color: str | None
     hand_sizes: list[int]

@@ -4,18 +4,17 @@ The rules: ``engine/uno_flip.py``; the words: ``games/words/uno_flip.py``; the r
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from pydantic import Field
 
-from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
+from games.kits.base import Code, GameOptionsForm, Move, Resign, bounds
 from games.kits.boards import Row, at, calling_plays, card_buttons, seat_name, seat_rows, shown_hands
 from games.kits.livol import Accept, Call, Catch, Challenge, Draw, SheddingView, mark, probe, target_words
-from games.kits.base import Code, Move, Resign
 from games.words import uno_flip as flip_words
 
 # -- The API's move and view schemas ------------------------------------------------------------
@@ -38,7 +37,7 @@ class Pass(Move):
     type: Literal["pass"]
 
 
-FlipMove = Annotated[Union[FlipPlay, Draw, Pass, FlipColor, Call, Catch, Challenge, Accept, Resign],
+FlipMove = Annotated[FlipPlay | Draw | Pass | FlipColor | Call | Catch | Challenge | Accept | Resign,
                      Field(discriminator="type")]
 
 

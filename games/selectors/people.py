@@ -8,7 +8,8 @@ from datetime import timedelta
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext, gettext_lazy as _
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
 
 from engine import registry
 from games import store

@@ -20,8 +20,16 @@ chained hashes, move the match's position, and on commit wake the bots and annou
 from games.services.accounts import api_token_create, api_token_revoke
 from games.services.bots import bot_choice, bots_advance, stalled_bots_wake
 from games.services.clocks import check_clock, clocks_run, seat_timeouts_record
-from games.services.matches import (SeatSpec, challenge_create, match_abort, match_award, match_create, seat_decline,
-                                    seat_forfeit, seat_join)
+from games.services.matches import (
+                                    SeatSpec,
+                                    challenge_create,
+                                    match_abort,
+                                    match_award,
+                                    match_create,
+                                    seat_decline,
+                                    seat_forfeit,
+                                    seat_join,
+)
 from games.services.moves import match_resign, move_submit
 from games.services.recording import match_finished, turn_waiting
 

@@ -27,6 +27,7 @@ from django.utils import timezone
 from engine import registry
 from engine.bots import bot_move
 from games import store
+
 # the clock's shape is a rule, not a service (games.clock_rules); kept here for the services' callers
 from games.clock_rules import check_clock  # noqa: F401
 from games.models import SEAT_TIMED_OUT, Match, Seat

@@ -22,6 +22,7 @@ from django_ratelimit.core import is_ratelimited
 
 from games.errors import MatchError
 from games.models import Match, Seat
+
 # who may challenge whom: the league fills it with each person's own rules (the home page asks it too)
 from games.selectors.hooks import CHALLENGE_GATES
 

@@ -21,8 +21,16 @@ from engine.core import is_contribution
 from engine.record import SEAT_FORFEITED
 from games import publish, store
 from games.clock_rules import check_clock
-from games.errors import (BadMatchSettings, InvitationClosed, MalformedRequest, MatchError, MatchNotRunning,
-                          SeatedTwice, SeatForbidden, UnknownPlayer)
+from games.errors import (
+    BadMatchSettings,
+    InvitationClosed,
+    MalformedRequest,
+    MatchError,
+    MatchNotRunning,
+    SeatedTwice,
+    SeatForbidden,
+    UnknownPlayer,
+)
 from games.models import MATCH_ABORTED, MATCH_AWARDED, MATCH_OPENED, Match, Seat
 from games.services.limits import challenges_allowed, new_match_allowed, one_hand_each
 from games.services.opening import match_start_or_wait, seat_contribute

@@ -36,6 +36,6 @@ def move_submit(*, match_id: int, seat: int, move: dict, expected_seq: int | Non
 
 
 def match_resign(*, match_id: int, seat: int, expected_seq: int | None = None) -> list[Event]:
-    """A seat resigns (ENGINE.md "Resigning"): it ranks last; if the match goes on, a bot plays
+    """A seat resigns (docs/engine-contract.md "Resigning"): it ranks last; if the match goes on, a bot plays
     the seat for the others from then on."""
     return move_submit(match_id=match_id, seat=seat, move={"type": "resign"}, expected_seq=expected_seq)

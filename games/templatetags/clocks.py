@@ -4,7 +4,8 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
-from games.words.terms import duration_words, time_left as countdown
+from games.words.terms import duration_words
+from games.words.terms import time_left as countdown
 
 register = template.Library()
 

@@ -16,9 +16,12 @@ from ninja.security import SessionAuth as NinjaSessionAuth
 from pydantic import Field
 
 from games import records, services
+from games.errors import MatchRunning, WrongGame
+from games.selectors import feeds, people
+from games.selectors.matches_of import challenges_of, matches_of
+from games.services import challenges
 from games.web.access import access_match, access_play, access_seat, seats_of
 from games.web.auth import TooManyWrongTokens, needs_scope, token_user
-from games.errors import MatchRunning, WrongGame
 from games.web.schemas import (
     GAME_OPTIONS,
     Body,
@@ -42,9 +45,6 @@ from games.web.schemas import (
     move_of,
     title,
 )
-from games.selectors import feeds, people
-from games.selectors.matches_of import challenges_of, matches_of
-from games.services import challenges
 from games.words.terms import played_options
 
 

@@ -1,4 +1,4 @@
-"""Who is asking (issue 22 "one edge": one place authenticates, for the API, the pages and the streams): a
+"""Who is asking (one place authenticates, for the API, the pages and the streams): a
 bearer token, looked up by its SHA-256, and what it may do (``needs_scope``)."""
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_ratelimit.core import get_usage
 
-from games.web.access import client_address
 from games.errors import RateLimited, TokenScope
 from games.models import ApiToken
+from games.web.access import client_address
 
 
 class TooManyWrongTokens(RateLimited):

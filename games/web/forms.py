@@ -14,8 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine import registry
-from games.kits import KitTable
-from games.kits import GAME_LABELS, game_choices
+from games.kits import GAME_LABELS, KitTable, game_choices
 from games.models import BOT_CHOICES, bot_choices
 
 #: Each game's options fieldset (its kit's ``form``).
@@ -27,7 +26,7 @@ TAGLINES = KitTable("tagline")
 
 
 def options_words(game: str) -> list[dict]:
-    """What a club can set for a match of ``game``, as the rules page states it (issue 23 H1): each
+    """What a club can set for a match of ``game``, as the rules page states it: each
     field of the new-match form with its bounds or its choices, which come from the engine."""
     out = []
     for name, field in GAME_FORMS[game]().fields.items():

@@ -1,4 +1,4 @@
-"""What the API's schema says beyond django-ninja's operations (issue 26 items 3 and 5): the three live
+"""What the API's schema says beyond django-ninja's operations: the three live
 streams (Server-Sent Events, served by ``games.web.streams`` outside ninja) with every event they send and its
 payload, and the enum of every error code (``games.error_codes``)."""
 from __future__ import annotations

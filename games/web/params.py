@@ -1,7 +1,7 @@
-"""The one place that parses what pages and streams send (issue 22 item 2; the API's bodies are its
+"""The one place that parses what pages and streams send (the API's bodies are its
 schemas): counts, a seat's random value, a move from a form.
 
-Counts (issue 23, L-1): a seat, a position (``since``, ``after``, ``upto``, ``expected_seq``,
+Counts: a seat, a position (``since``, ``after``, ``upto``, ``expected_seq``,
 ``Last-Event-ID``), a replay step, a round. ``str.isdigit`` alone takes "²" and other digits ``int``
 refuses, and ``int`` refuses more than 4,300 digits: both were a 500."""
 from __future__ import annotations

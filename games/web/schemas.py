@@ -1,4 +1,4 @@
-"""The API's shapes: errors, and every game's moves as a discriminated union (ENGINE.md "Moves per game").
+"""The API's shapes: errors, and every game's moves as a discriminated union (docs/engine-contract.md "Moves per game").
 
 These schemas describe the API exactly (OpenAPI) and refuse a wrong shape before the engine sees it;
 the engine still validates every move itself (``engine.core.guard_move`` and each game's ``play``).
@@ -104,7 +104,7 @@ def _per_game(suffix: str, base: type, field: str, types: dict, default=...):
 
 
 def _options_model(game: str) -> type:
-    """A game's options as its ``OPTIONS`` declares them (ENGINE.md: "the API its schema from it"): a list
+    """A game's options as its ``OPTIONS`` declares them (docs/engine-contract.md: "the API its schema from it"): a list
     of choices, or a whole number between bounds (``engine.core.int_between``); unknown options refused."""
     fields = {}
     for option, (default, check) in registry.options(game).items():
@@ -205,7 +205,7 @@ class _LegalOutBase(Schema):
 LegalOut = _per_game("LegalOut", _LegalOutBase, "moves", {game: list[kind] for game, kind in GAME_MOVES.items()})
 
 
-# -- Typed answers (issue 26 item 2) -------------------------------------------------------------------------
+# -- Typed answers -------------------------------------------------------------------------
 MatchStatus = Literal["waiting", "running", "finished", "aborted", "cancelled"]
 SeatStatus = Literal["invited", "seated", "joined", "declined"]
 TimeoutRule = Literal["bot", "forfeit"]
@@ -256,7 +256,7 @@ ViewOut = _per_game("ViewOut", _ViewOutBase, "view",
                     {game: Annotated[dict, _schema_only(view)] for game, view in GAME_VIEWS.items()})
 
 
-# -- Event payloads, per game and event type (issue 26 item 2), from the engine's declarations ----------------
+# -- Event payloads, per game and event type, from the engine's declarations ----------------
 #: JSON Schema components written as such (``games.web.openapi`` adds them): each game's events.
 EVENT_COMPONENTS: dict[str, dict] = {}
 _PLACEMENT = {"type": "object", "additionalProperties": False, "required": ["card", "x", "y"],

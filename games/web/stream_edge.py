@@ -1,4 +1,4 @@
-"""The live streams' own ASGI front, in front of Django's handler (issue 23, H2: no thread per stream).
+"""The live streams' own ASGI front, in front of Django's handler (no thread per stream).
 
 Django's ASGI handler runs each request inside a ``ThreadSensitiveContext``: the first synchronous call
 of the request (the ``request_started`` signal's receivers, a synchronous middleware) gives that request
@@ -13,6 +13,7 @@ in tests (``games/urls`` keeps their routes).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 
@@ -90,9 +91,7 @@ async def _send(response, receive, send) -> None:
             if not task.done():
                 task.cancel()
         for task in (sending, leaving):
-            try:
+            with contextlib.suppress(asyncio.CancelledError, OSError):
                 await task
-            except (asyncio.CancelledError, OSError):
-                pass
     if sending.done() and not sending.cancelled() and sending.exception() is not None:
         raise sending.exception()

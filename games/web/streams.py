@@ -29,10 +29,10 @@ from django.contrib.auth import get_user_model
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext_lazy as _
 
-from games.selectors import feeds, people
 from games.errors import DomainError, NotSignedIn
 from games.models import ApiToken, Match
 from games.publish import _channel
+from games.selectors import feeds, people
 from games.web import auth
 from games.web.access import access_match, access_seat, client_address
 from games.web.params import count

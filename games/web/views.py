@@ -15,23 +15,23 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import IllegalMove
-from games.kits import kit
-from games.web import params, streaming
-from games.web.params import count, parse_move
 from games import services
-from games.web.access import access_match, access_play, seats_of
+from games.errors import DomainError, MalformedRequest, MatchError, RateLimited, http_error
+from games.kits import kit
+from games.models import Match
 from games.records import match_record as record_of
 from games.records import match_verify, randomness
-from games.errors import DomainError, MalformedRequest, MatchError, RateLimited, http_error
-from games.web.forms import NewMatchForm, options_words
-from games.web.respond import respond
-from games.models import Match
 from games.selectors import board, feeds, log, replay
 from games.selectors.people import match_people, players, table_seats, turn_clock, waits_for, waits_version
 from games.selectors.rules import rules_page
 from games.services import SeatSpec
 from games.services.challenges import challenges_decline_all as decline_all
 from games.services.limits import challenges_allowed, new_match_allowed, one_hand_each
+from games.web import params, streaming
+from games.web.access import access_match, access_play, seats_of
+from games.web.forms import NewMatchForm, options_words
+from games.web.params import count, parse_move
+from games.web.respond import respond
 
 
 def home(request):

@@ -14,7 +14,14 @@ from typing import Any
 from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from games.words.common import (
-    as_int, first_place, match_winners, name_of, names_list, row, sentences, summary,
+    as_int,
+    first_place,
+    match_winners,
+    name_of,
+    names_list,
+    row,
+    sentences,
+    summary,
 )
 
 GAME = "cardavia"

@@ -10,7 +10,15 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.words.common import (
-    as_int, cell, first_place, join_list, match_winners, name_of, row, sentences, summary,
+    as_int,
+    cell,
+    first_place,
+    join_list,
+    match_winners,
+    name_of,
+    row,
+    sentences,
+    summary,
 )
 
 GAME = "iota"

@@ -16,7 +16,15 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.words.common import (
-    as_int, first_place, join_list, match_winners_with_points, name_of, row, sentences, summary, target_of,
+    as_int,
+    first_place,
+    join_list,
+    match_winners_with_points,
+    name_of,
+    row,
+    sentences,
+    summary,
+    target_of,
 )
 
 GAME = "karuselis"
@@ -56,7 +64,7 @@ def card_name(code: str) -> str:
     if not _is_card(code):
         return code
     rank, suit = code[:-1], code[-1]
-    return "%s%s" % (_RANK[rank] if rank in _RANK else rank, SUITS[suit])
+    return "%s%s" % (_RANK.get(rank, rank), SUITS[suit])
 
 
 def card_short(code: str) -> str:

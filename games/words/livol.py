@@ -9,7 +9,14 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext_lazy
 
 from games.words.common import (
-    as_int, join_list, match_winners_with_points, name_of, row, sentences, summary, target_of,
+    as_int,
+    join_list,
+    match_winners_with_points,
+    name_of,
+    row,
+    sentences,
+    summary,
+    target_of,
 )
 
 GAME = "livol"

@@ -12,7 +12,14 @@ from django.utils.translation import gettext_lazy, npgettext, pgettext, pgettext
 
 from games.words import livol
 from games.words.common import (
-    as_int, join_list, match_winners_with_points, name_of, row, sentences, summary, target_of,
+    as_int,
+    join_list,
+    match_winners_with_points,
+    name_of,
+    row,
+    sentences,
+    summary,
+    target_of,
 )
 
 GAME = "uno_flip"

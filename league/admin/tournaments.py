@@ -25,17 +25,18 @@ from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.text import capfirst, slugify
-from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games.errors import DomainError
 from games.models import Match, bot_choices
 from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
 from league import services
-from league.selectors import exports, rounds, standings
 from league.admin.clubs import OrganiserScoped
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
 from league.models import Entrant, League, Round, Table, Tournament
+from league.selectors import exports, rounds, standings
 
 
 class LeagueSelect(forms.Select):

@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _, ngettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league.formats.base import CannotPair, Field, Results, Seating, Setup, TournamentFormat
 from league.rules import pairing

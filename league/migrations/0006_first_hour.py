@@ -3,7 +3,7 @@
 Tournaments so far played their league's clock and rule (``table_match_create`` read the league's):
 each takes them over, so nothing changes for them. A draft tournament whose options are ``{}`` while
 its league's are not was saved by the admin's add form, which pre-filled ``{}`` under the help "Empty:
-the league's match options" (issue 21): it takes its league's options. Running and finished
+the league's match options": it takes its league's options. Running and finished
 tournaments keep what they played.
 """
 

@@ -1,4 +1,4 @@
-"""Tables an organiser can check by hand (issue 27): a league's rule for rounds without an opponent,
+"""Tables an organiser can check by hand: a league's rule for rounds without an opponent,
 and exact match points.
 
 - ``League.unplayed_rounds``: how a bye, a rest, a forfeit or a void table counts in Buchholz and
@@ -9,8 +9,9 @@ and exact match points.
   ``manage.py projections_rebuild`` recomputes every table by the rules now in force (exact shares,
   places scaled to the win and loss points).
 """
-import league.models
 from django.db import migrations, models
+
+import league.models
 
 
 class Migration(migrations.Migration):

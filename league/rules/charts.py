@@ -5,13 +5,12 @@ number/date formats (no models, no queries)."""
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
-
 
 CHART_WIDTH, CHART_HEIGHT = 480, 250
 CHART_MARGIN = {"top": 14, "right": 22, "bottom": 52, "left": 58}

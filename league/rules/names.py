@@ -1,4 +1,4 @@
-"""Usernames people cannot mistake for one another (issue 23, L-8).
+"""Usernames people cannot mistake for one another.
 
 A name is stored as NFKC normalises it (fullwidth "ａｎｎａ" is "anna"). A name may not mix Latin letters
 with Cyrillic or Greek ones (a Cyrillic "а" inside "anna" is the classic look-alike), and it is taken

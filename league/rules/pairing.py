@@ -284,10 +284,7 @@ def seat_preference(seats: Sequence[int]) -> tuple[int, int]:
         return -1, 0
     diff = seats.count(0) - seats.count(1)
     last = seats[-1]
-    if diff != 0:
-        want = 1 if diff > 0 else 0
-    else:
-        want = 1 - last
+    want = (1 if diff > 0 else 0) if diff != 0 else 1 - last
     if abs(diff) >= 2 or (len(seats) >= 2 and seats[-1] == seats[-2] == 1 - want):
         return want, 3
     return want, 2 if diff else 1

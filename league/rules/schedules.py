@@ -128,7 +128,7 @@ class _Bag:
             self.where[last] = i
 
 
-def _anneal(n: int, sizes: Sequence[int], byes: int, rounds: int, rng: random.Random, steps: int,
+def _anneal(n: int, sizes: Sequence[int], byes: int, rounds: int, rng: random.Random, steps: int,  # noqa: C901 - the annealing's hot loop, kept in one piece for speed
             cost: list[int], wrong: list[bool], start: list[list[list[int]]] | None = None) -> list[list[list[int]]]:
     """Simulated annealing over the rounds' groups (the tables, then the byes as one more group).
 

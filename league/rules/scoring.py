@@ -19,9 +19,9 @@ and 2 against 1 and 3). Partners take their side's place, points and result.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine import registry

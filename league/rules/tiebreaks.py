@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from collections.abc import Iterable, Sequence
 
 HALF = Fraction(1, 2)
 

@@ -9,7 +9,6 @@ from django.utils.translation import gettext
 
 from league.models import Entrant, Table, TableSeat, Tournament
 
-
 #: How long one process keeps where a match belongs (``match_context``), seconds.
 MATCH_CONTEXT_SECONDS = 60.0
 _match_contexts: dict[tuple, tuple[float, dict | None]] = {}

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from django.utils.translation import gettext_lazy as _, ngettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.models import Match
 from league.models import TIE_BREAK_SHORT, TIE_BREAKS, Folded, League, Standing, Table, TableSeat, Tournament, exact

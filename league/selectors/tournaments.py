@@ -2,8 +2,16 @@
 from __future__ import annotations
 
 from league.models import League, Tournament
-from league.selectors.rounds import (bracket_champion, pairing_rules, round_waiting, tournament_bracket,
-                                     tournament_fixtures, tournament_progress, tournament_rounds, tournament_terms)
+from league.selectors.rounds import (
+    bracket_champion,
+    pairing_rules,
+    round_waiting,
+    tournament_bracket,
+    tournament_fixtures,
+    tournament_progress,
+    tournament_rounds,
+    tournament_terms,
+)
 from league.selectors.standings import standings
 
 

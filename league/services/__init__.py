@@ -19,25 +19,67 @@ The life of a round:
    ``round_close``: with the round row locked, if every table is folded, close
    it and pair the next round — exactly once, whoever gets there first.
 """
-from league.services.errors import (LeagueError, InvalidTournament, NotTakingEntries, AlreadyEntered, OwnBotEntered,
+from league.rules.scoring import Rules, SeatIn, SeatScore, table_scores
+from league.services.clubs import (
+                                    bots_ensure,
+                                    club_create,
+                                    league_create,
+                                    player_bot_create,
+                                    player_for_user,
+                                    season_create,
+)
+from league.services.errors import (
+                                    AlreadyEntered,
+                                    AlreadyWithdrawn,
+                                    InvalidTournament,
+                                    LeagueError,
                                     NoSuchBotLevel,
-                                    RoundNotClosed, TournamentFinished,
-                                    NotEnoughPlayers, AlreadyWithdrawn,
-                                    WaitingForPeople, NothingToRemind, RemindedRecently)
-from league.services.clubs import (club_create, league_create, season_create, player_for_user, player_bot_create,
-                                   bots_ensure)
-from league.services.tournaments import (LEAGUE_CLOCK, tournament_create, entrant_add, entrant_remove, bots_add,
-                                         entrant_withdraw)
-from league.rules.scoring import (Rules, SeatScore, SeatIn, table_scores)
-from league.services.rounds import (planned_rounds, round_pair, round_start, table_match_create,
-                                    table_run, match_result_record,
-                                    table_record, round_close)
-from league.services.projections import (standings_apply, rating_apply, projections_rebuild)
-from league.services.people import (InviteUnusable, NameTaken, NotYourBot, NotYourToken, TooManyBots,
-                                    TooManyTokens, personal_token_create, api_token_revoke, bot_account_create, bot_token_create,
-                                    club_invite_create, club_join, person_signup, profile_update)
+                                    NotEnoughPlayers,
+                                    NothingToRemind,
+                                    NotTakingEntries,
+                                    OwnBotEntered,
+                                    RemindedRecently,
+                                    RoundNotClosed,
+                                    TournamentFinished,
+                                    WaitingForPeople,
+)
 from league.services.notifications import REMIND_EVERY, reminder_mail, round_notify, seat_remind, turn_notify
-from league.services.running import (tournament_sweep, tournaments_sweep, tournament_run)
+from league.services.people import (
+                                    InviteUnusable,
+                                    NameTaken,
+                                    NotYourBot,
+                                    NotYourToken,
+                                    TooManyBots,
+                                    TooManyTokens,
+                                    api_token_revoke,
+                                    bot_account_create,
+                                    bot_token_create,
+                                    club_invite_create,
+                                    club_join,
+                                    person_signup,
+                                    personal_token_create,
+                                    profile_update,
+)
+from league.services.projections import projections_rebuild, rating_apply, standings_apply
+from league.services.rounds import (
+                                    match_result_record,
+                                    planned_rounds,
+                                    round_close,
+                                    round_pair,
+                                    round_start,
+                                    table_match_create,
+                                    table_record,
+                                    table_run,
+)
+from league.services.running import tournament_run, tournament_sweep, tournaments_sweep
+from league.services.tournaments import (
+                                    LEAGUE_CLOCK,
+                                    bots_add,
+                                    entrant_add,
+                                    entrant_remove,
+                                    entrant_withdraw,
+                                    tournament_create,
+)
 
 __all__ = [
     "TooManyTokens", "personal_token_create", "InviteUnusable", "NameTaken", "NotYourBot", "NotYourToken", "TooManyBots", "api_token_revoke", "bot_account_create", "bot_token_create", "club_invite_create", "club_join", "person_signup", "profile_update",

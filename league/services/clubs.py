@@ -1,11 +1,11 @@
 """Clubs, players, leagues and seasons."""
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 
-from league.models import (Club, League, PlayerProfile, Season)
+from league.models import Club, League, PlayerProfile, Season
 
 
 @transaction.atomic

@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import ApiToken
 from games.services.accounts import api_token_create
-from league.rules.names import look_alike_taken, mixes_scripts, normalised
 from league.models import Club, ClubInvite, PlayerProfile
+from league.rules.names import look_alike_taken, mixes_scripts, normalised
 from league.services.clubs import player_for_user
 from league.services.errors import LeagueError
 

@@ -4,7 +4,7 @@ Partners (``scoring.sides_of``: Karuselis with four seats) are one side: they sh
 place and points in the standings, and openskill rates them as one team."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from django.db import transaction
 from django.db.models import F
@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from engine import registry
 from games.models import Match
-from league.models import (Folded, Rating, RatingHistory, Round, Standing, Table, TableSeat, Tournament)
+from league.models import Folded, Rating, RatingHistory, Round, Standing, Table, TableSeat, Tournament
 from league.rules.scoring import Rules, SeatIn, sides_of, table_scores
 
 

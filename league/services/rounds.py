@@ -12,13 +12,13 @@ from games import dispatch, publish
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
 from league.formats.base import CannotPair
+from league.models import Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal
 from league.rules import pairing
-from league.models import (Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal)
-from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
-from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
 from league.rules.scoring import sides_of
 from league.selectors.rounds import Played, format_setup
 from league.selectors.standings import ranked_entrant_ids
+from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
+from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
 from league.services.seeding import seeded_secret
 
 

@@ -5,9 +5,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from league.models import (Folded, Round, Table, Tournament)
-from league.services.errors import WaitingForPeople
 from games import dispatch
+from league.models import Folded, Round, Table, Tournament
+from league.services.errors import WaitingForPeople
 from league.services.rounds import round_close, round_pair, round_start, table_record, table_run
 
 

@@ -6,13 +6,18 @@ from django.db import IntegrityError, transaction
 from engine.bots import levels_for
 from games.models import Match
 from games.services import match_abort
-from league.models import (Entrant, Folded, League, PlayerProfile, Round, Season,
-                           TableSeat, Tournament, Withdrawal)
+from league.models import Entrant, Folded, League, PlayerProfile, Round, Season, TableSeat, Tournament, Withdrawal
 from league.services.clubs import bots_ensure
-from league.services.errors import (AlreadyEntered, AlreadyWithdrawn, InvalidTournament, NoSuchBotLevel,
-                                    NotTakingEntries, OwnBotEntered, TournamentFinished)
+from league.services.errors import (
+    AlreadyEntered,
+    AlreadyWithdrawn,
+    InvalidTournament,
+    NoSuchBotLevel,
+    NotTakingEntries,
+    OwnBotEntered,
+    TournamentFinished,
+)
 from league.services.rounds import table_record
-
 
 #: ``tournament_create(clock=LEAGUE_CLOCK)`` (the default): the tournament takes its league's clock.
 LEAGUE_CLOCK = "league"

@@ -12,11 +12,11 @@ from ninja import Field, Router, Schema
 from ninja.errors import HttpError
 
 from engine import registry
-from games.web.auth import needs_scope
-from league.selectors import players, rounds, standings, tournaments
 from games.web.api import RowIdPath, SessionAuth, TokenAuth
+from games.web.auth import needs_scope
 from games.web.schemas import Body, Username, errors
 from league.models import PlayerProfile, Tournament
+from league.selectors import players, rounds, standings, tournaments
 from league.services.challenge_rules import challenge_rules, challenge_rules_set
 
 ERRORS = errors(400, 404, 429)

@@ -10,20 +10,20 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
-from django_ratelimit.decorators import ratelimit
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_ratelimit.decorators import ratelimit
 
 from engine import registry
 from games.kits import GAME_LABELS
 from games.web import streaming
 from league import services
-from league.selectors import accounts, clubs, exports, players, rounds, standings, tournaments
-from league.web.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
 from league.models import LANGUAGE_SESSION_KEY, Club, ClubInvite, League, PlayerProfile, Tournament
-from league.services.challenge_rules import (TooManyRefused, UnknownPeople, challenge_rules, challenge_rules_set,
-                                             challenger_refuse as refuse_challenger)
+from league.selectors import accounts, clubs, exports, players, rounds, standings, tournaments
+from league.services.challenge_rules import TooManyRefused, UnknownPeople, challenge_rules, challenge_rules_set
+from league.services.challenge_rules import challenger_refuse as refuse_challenger
+from league.web.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
 
 
 @require_GET

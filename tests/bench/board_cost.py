@@ -1,4 +1,4 @@
-"""The live board's cost at event ~50 and at event ~2,500 of one match (issue 22 item 4).
+"""The live board's cost at event ~50 and at event ~2,500 of one match.
 
     python -m tests.bench.board_cost            (DATABASE_URL=postgres://… for PostgreSQL)
 
@@ -46,10 +46,10 @@ def main() -> None:
 
     from engine import registry
     from games import store
+    from games.models import Match
     from games.selectors.feeds import events_for_seat
     from games.selectors.log_tail import _board_log
     from games.selectors.people import players
-    from games.models import Match
     from games.services import SeatSpec, bots_advance, match_create, move_submit
 
     setup_test_environment()

@@ -23,6 +23,7 @@ finds no seat) watches the tournament page of an 8-bot Swiss tournament that the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -187,10 +188,8 @@ def main() -> None:
     def stop_all(*_):
         for p in procs:
             if p.poll() is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(p.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
         for p in procs:
             try:
                 p.wait(15)

@@ -109,7 +109,7 @@ def _pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-async def _run(base: str, keys, session_key: str, matches: list[int], rate: float, seconds: float, boards: int):
+async def _run(base: str, keys, session_key: str, matches: list[int], rate: float, seconds: float, boards: int):  # noqa: C901 - one load run, step by step
     import httpx
 
     submit_ms: list[float] = []

@@ -18,7 +18,7 @@ list costs by the cheapest plain-Python means (``build_floor``: the dicts made a
 tuples decoded beforehand, nothing worked out), and the time of ``start``, ``outcome``,
 ``to_act``, ``play`` and ``apply``. Those two stay with any enumeration however fast, so
 they bound the moves/s and the worst ``legal_moves`` that pure Python can reach under the
-contract (a ``list[dict]`` of every legal move, ENGINE.md).
+contract (a ``list[dict]`` of every legal move, docs/engine-contract.md).
 
 Times are CPU time of this process (``time.process_time``): the figures stay comparable
 on a busy machine. Moves/s counts the engine's calls only (``start``, ``outcome``,

@@ -114,10 +114,9 @@ def _cpu_line(before: dict | None, after: dict | None, elapsed: float, matches: 
 
 
 def run_through_celery(workers: int, players: int, rounds: int, target: int) -> dict:
+    from cardleague.celery import app
     from league import services
     from league.models import Table, Tournament
-
-    from cardleague.celery import app
 
     app.conf.task_always_eager = False
     tournament = _tournament(players, rounds, target, f"{workers}w")

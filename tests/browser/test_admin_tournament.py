@@ -1,4 +1,4 @@
-"""The admin's "Add tournament" form in Debian's Chromium, at a desktop's width and on a 390-px phone (issue 21):
+"""The admin's "Add tournament" form in Debian's Chromium, at a desktop's width and on a 390-px phone:
 choosing a league fills in its match options (and says them in words) and names its clock and timeout rule
 in the default choices; choosing another league replaces options that were only filled in, never typed
 ones; "another clock" opens the JSON field with the clock chosen before. Saved as it stands, the

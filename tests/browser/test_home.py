@@ -1,4 +1,4 @@
-"""The first hour of a player on the home page, in Chromium (issue 21, finding 7): an invitation's
+"""The first hour of a player on the home page, in Chromium: an invitation's
 Accept button is on the first screen, on a 390×844 phone and on a 1280×800 desktop, without scrolling;
 and an open home page shows a new invitation without reload — by polling where the server has no
 streams, through the account stream where it has — keeping what was typed in the new-match form and

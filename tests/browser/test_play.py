@@ -63,7 +63,7 @@ def settled(page):
                            timeout=20000)
 
 
-def click_a_move(page, game: str) -> bool:
+def click_a_move(page, game: str) -> bool:  # noqa: C901 - one branch per game's board
     """Make one move the way a player would on this game's board; False if none is offered now."""
     board = page.locator("#board .board.live")
     if game == "iota":
@@ -167,9 +167,9 @@ ROUND_TABLE_IN_LOG = "!!document.querySelector('.move-log .round-summary')"
 ])
 def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(live_server, browser,
                                                                                django_user_model, game, fields):
+    from games.models import Match
     from games.selectors.feeds import move_starts
     from games.selectors.log import match_log
-    from games.models import Match
 
     page = browser.page
     browser.fast_playback()
@@ -233,8 +233,8 @@ def test_a_player_plays_a_round_against_bots_and_the_log_tells_every_bot_move(li
 @pytest.mark.django_db(transaction=True)
 def test_a_page_left_open_folds_the_rounds_it_appends_past_the_newest_three(live_server, browser,
                                                                            django_user_model):
-    from games.selectors.log import match_log
     from games.models import Match
+    from games.selectors.log import match_log
     from games.services import SeatSpec, bots_advance, match_create
 
     page = browser.page

@@ -1,4 +1,4 @@
-"""The play page on a phone and by ear, in Debian's Chromium (issue 21: findings 10, 13, 15, 18): each game's
+"""The play page on a phone and by ear, in Debian's Chromium: each game's
 board fits one 390×844 screen — whose turn it is, the top card or the table, and the hand — and a move
 does not scroll the page; a card that cannot be played says why; the replay jumps by rounds with the
 focus on its board; the live region reads every move since the person's last."""
@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from games.models import STORE_EVENTS, Match
 from games.selectors.feeds import move_starts
 from games.selectors.log import match_log
 from games.selectors.replay import replay_positions, round_steps
-from games.models import STORE_EVENTS, Match
 from games.services import SeatSpec, bots_advance, match_create
 from tests.browser.test_play import PHONE, click_a_move, live_seq, settled, sign_in, start
 
@@ -62,7 +62,7 @@ def test_on_a_phone_the_turn_the_table_and_the_hand_fit_one_screen_and_a_move_do
     for what, selector in (("the turn", ".turn-banner"), ("the table", TABLE[game]), ("the hand", HAND[game])):
         box = page.evaluate(BOX, selector)
         assert box is not None, f"{game}: no {what} on the board"
-        assert 0 <= box["top"] and box["bottom"] <= height, f"{game}: {what} is off the first screen: {box}"
+        assert box["top"] >= 0 and box["bottom"] <= height, f"{game}: {what} is off the first screen: {box}"
     # and when the person, scrolled a little, makes a move, the page stays where it was
     page.evaluate("window.scrollTo(0, 60)")
     before = page.evaluate("window.scrollY")

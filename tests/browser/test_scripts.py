@@ -1,4 +1,4 @@
-"""The first hour of a local copy, in Debian's Chromium (issue 21: findings 14, 16 and 6c): the token page
+"""The first hour of a local copy, in Debian's Chromium: the token page
 fits a desktop and a phone and copies the token; no page of a server without streams asks for one; a
 reader in another time zone gets their own zone from the first page on, and the admin's date fields
 no longer say "You are 7 hours behind server time". Screenshots: var/screenshots/token-page-*.png,

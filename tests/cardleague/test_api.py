@@ -1,4 +1,4 @@
-"""What every API client reads the same way (issue 26 item 5): a 401 says how to authenticate, a 429 when
+"""What every API client reads the same way: a 401 says how to authenticate, a 429 when
 to come back, a body that is not JSON is a 415, a body over the limit a 413 in the JSON error shape, and the
 refusals' words are in the caller's language (``cardleague/api.py`` and its middleware)."""
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_every_429_says_when_to_come_back(token, settings, one_rate_window):
 
 
 def test_wrong_tokens_from_an_address_never_lock_out_a_right_one(token, one_rate_window):
-    # given an address that sent more wrong tokens than it may (L-3: a club's shared network)
+    # given an address that sent more wrong tokens than it may (a club's shared network)
     from django.core.cache import cache
 
     cache.clear()
@@ -73,7 +73,7 @@ def test_wrong_tokens_from_an_address_never_lock_out_a_right_one(token, one_rate
 
 
 def test_a_move_that_arrives_after_its_deadline_is_refused_and_records_nothing(db, django_user_model):
-    # given a clocked match whose seat to act let its deadline pass, the sweep not run yet (L-5)
+    # given a clocked match whose seat to act let its deadline pass, the sweep not run yet
     from datetime import timedelta
 
     from django.utils import timezone

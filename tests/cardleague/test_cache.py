@@ -1,4 +1,4 @@
-"""The site degrades instead of hanging (issue 23, M9, M10): with the cache's Redis hung, people sign in
+"""The site degrades instead of hanging: with the cache's Redis hung, people sign in
 and tokens work (sessions from the database, rate limits open); a hung streams Redis costs a move at
 most one short timeout; /readyz says which part is down. "Hung": a local port that accepts connections
 and never answers."""

@@ -240,29 +240,28 @@ def test_without_redis_a_stream_hears_what_another_process_recorded(fresh_copy):
     # given the web server as `make run` starts it (no Redis), and anna following her account's stream
     home, env = fresh_copy
     frames: list[str] = []
-    with make_run_server(env) as (base, _):
-        with httpx.Client(base_url=base, timeout=60) as http:
-            http.get("/accounts/login/")
-            http.post("/accounts/login/", data={"username": "anna", "password": "cardleague-demo", "next": "/",
-                                                 "csrfmiddlewaretoken": http.cookies["csrftoken"]})
-            with http.stream("GET", "/api/stream") as stream:
-                lines = stream.iter_lines()
-                for line in lines:
-                    if line == "event: hello":
-                        break
-                # when another process (as the worker is) invites her to a match
-                created = ok(manage(env, "shell", "-c",
-                                    "from django.contrib.auth import get_user_model as u; "
-                                    "from games.services import SeatSpec, match_create; U = u(); "
-                                    "print(match_create(game='livol', seats=[SeatSpec(user=U.objects.get(username="
-                                    "'janis')), SeatSpec(user=U.objects.get(username='anna'), invite=True)], "
-                                    "created_by=U.objects.get(username='janis')).pk)"))
-                match_id = int(created.strip().splitlines()[-1])
-                # then her stream says so (after what already waited for her), with no Redis anywhere
-                for line in lines:
-                    frames.append(line)
-                    if line.startswith("data: ") and f'"match":{match_id},' in line and frames[-2] == "event: invited":
-                        break
+    with make_run_server(env) as (base, _), httpx.Client(base_url=base, timeout=60) as http:
+        http.get("/accounts/login/")
+        http.post("/accounts/login/", data={"username": "anna", "password": "cardleague-demo", "next": "/",
+                                             "csrfmiddlewaretoken": http.cookies["csrftoken"]})
+        with http.stream("GET", "/api/stream") as stream:
+            lines = stream.iter_lines()
+            for line in lines:
+                if line == "event: hello":
+                    break
+            # when another process (as the worker is) invites her to a match
+            created = ok(manage(env, "shell", "-c",
+                                "from django.contrib.auth import get_user_model as u; "
+                                "from games.services import SeatSpec, match_create; U = u(); "
+                                "print(match_create(game='livol', seats=[SeatSpec(user=U.objects.get(username="
+                                "'janis')), SeatSpec(user=U.objects.get(username='anna'), invite=True)], "
+                                "created_by=U.objects.get(username='janis')).pk)"))
+            match_id = int(created.strip().splitlines()[-1])
+            # then her stream says so (after what already waited for her), with no Redis anywhere
+            for line in lines:
+                frames.append(line)
+                if line.startswith("data: ") and f'"match":{match_id},' in line and frames[-2] == "event: invited":
+                    break
     assert any(f'"match":{match_id},' in line for line in frames), frames
 
 

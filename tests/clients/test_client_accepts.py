@@ -1,4 +1,4 @@
-"""The reference client does not accept everything by default (issue 23, M5): an invitation is declined,
+"""The reference client does not accept everything by default: an invitation is declined,
 with a reason, while it already plays ``--max-matches`` matches (default 4); tournament seats are
 always taken."""
 from __future__ import annotations

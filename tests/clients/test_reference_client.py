@@ -16,8 +16,8 @@ import pytest
 from django.core.cache import cache
 
 from engine.verify import verify_record
-from games.records import match_verify
 from games.models import Event, Match, Seat
+from games.records import match_verify
 from games.services import stalled_bots_wake
 from league import services
 from league.models import Table, Tournament

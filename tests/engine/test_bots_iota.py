@@ -7,7 +7,8 @@ import pytest
 
 from engine.bots import choose
 from engine.bots.iota import greedy
-from engine.iota import CARDS, game as GAME
+from engine.iota import CARDS
+from engine.iota import game as GAME
 
 FILLER = ["R4S", "R4T", "R4X", "Y4C"]
 

@@ -23,7 +23,7 @@ def match(seats, seed, greedy_seats, options=None):
 
 
 def test_greedy_is_registered():
-    assert POLICIES == {"greedy": greedy}
+    assert {"greedy": greedy} == POLICIES
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])

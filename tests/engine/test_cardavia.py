@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from engine import IllegalMove, core, registry
-from engine.cardavia import game as GAME, MAX_EVENTS, RANKS, cards, must_swap
+from engine.cardavia import MAX_EVENTS, RANKS, cards, must_swap
+from engine.cardavia import game as GAME
 
 SEED = "test-seed"
 KEEP, ASK = {"type": "keep"}, {"type": "ask"}
@@ -465,7 +466,7 @@ def test_C12_seats_going_out_together_in_the_last_deal_share_first_place():
     assert GAME.outcome(state) == {"ranking": [[0, 1, 2]], "scores": [0, 0, 0]}
 
 
-# -- resigning (ENGINE.md "Resigning (every game)") ---------------------------------
+# -- resigning (docs/engine-contract.md "Resigning (every game)") ---------------------------------
 # Decided: seats already out do not count; the match ends as soon as at most one
 # seat that is alive and has not resigned remains.
 

@@ -3,9 +3,25 @@ from collections import OrderedDict
 
 import pytest
 
-from engine.core import (MOVE_MAX_INT, MOVE_MAX_LIST, MOVE_MAX_NODES, MOVE_MAX_STRING, FewestWhenTarget,
-                         FirstToTarget, IllegalMove, SeededRandom, check_deck, check_options, guard_move,
-                         last_standing, may_resign, rank_by_scores, rank_with_resignations, short, shuffled)
+from engine.core import (
+    MOVE_MAX_INT,
+    MOVE_MAX_LIST,
+    MOVE_MAX_NODES,
+    MOVE_MAX_STRING,
+    FewestWhenTarget,
+    FirstToTarget,
+    IllegalMove,
+    SeededRandom,
+    check_deck,
+    check_options,
+    guard_move,
+    last_standing,
+    may_resign,
+    rank_by_scores,
+    rank_with_resignations,
+    short,
+    shuffled,
+)
 
 
 def test_same_seed_and_counter_give_the_same_shuffle():

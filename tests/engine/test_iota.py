@@ -16,9 +16,23 @@ from dataclasses import replace
 import pytest
 
 from engine import IllegalMove, registry
-from engine.iota import (CARDS, FACES, FULL, game as GAME, INDEX, WILDS, fitting_faces, is_valid_line,
-                         placement_problem, enumerate_plays, score_play, turn_score, touched_lines,
-                         view_scorer, wild_candidates)
+from engine.iota import (
+    CARDS,
+    FACES,
+    FULL,
+    INDEX,
+    WILDS,
+    enumerate_plays,
+    fitting_faces,
+    is_valid_line,
+    placement_problem,
+    score_play,
+    touched_lines,
+    turn_score,
+    view_scorer,
+    wild_candidates,
+)
+from engine.iota import game as GAME
 
 SEED = "iota-test-seed"
 PASS = {"type": "pass", "return": []}
@@ -519,7 +533,7 @@ def test_I10_kids_keep_no_score_and_rank_by_cards_left():
 
 
 # --------------------------------------------------------------------------
-# Resigning (ENGINE.md "Resigning (every game)")
+# Resigning (docs/engine-contract.md "Resigning (every game)")
 # --------------------------------------------------------------------------
 
 RESIGN = {"type": "resign"}

@@ -7,10 +7,18 @@ import json
 import pytest
 
 from engine import IllegalMove, registry
-from engine.karuselis import (game as GAME, MAX_DEALS, deal_points, last_capturer_takes_table, match_is_decided,
-                              most_bonus, next_dealer, variant_cards)
+from engine.karuselis import (
+    MAX_DEALS,
+    deal_points,
+    last_capturer_takes_table,
+    match_is_decided,
+    most_bonus,
+    next_dealer,
+    variant_cards,
+)
+from engine.karuselis import game as GAME
 
-FILLERS = "JS JH JD JC QS QH QD QC KS KH KD KC".split()
+FILLERS = ["JS", "JH", "JD", "JC", "QS", "QH", "QD", "QC", "KS", "KH", "KD", "KC"]
 TABLE_SIZE = {"full": 8, "no_x20": 7, "no_broom": 7, "small": 6}
 
 
@@ -481,7 +489,7 @@ def test_K15_tied_leaders_play_another_deal_and_dealer_rules():
 
 
 # ------------------------------------------------------- resigning ------
-# ENGINE.md "Resigning (every game)"; decided for K1's partnerships: a side has
+# docs/engine-contract.md "Resigning (every game)"; decided for K1's partnerships: a side has
 # resigned when all its seats have, and a side's seats share its place.
 
 RESIGN = {"type": "resign"}
@@ -530,7 +538,7 @@ def test_latest_to_resign_ranks_best_among_resigned():
 
 
 def test_a_partner_who_resigns_resigns_the_side_and_the_other_side_wins_at_once():
-    """ENGINE.md "Resigning" (decided 2026-12-01): in Karuselis partnerships a seat's resignation
+    """docs/engine-contract.md "Resigning" (decided 2026-12-01): in Karuselis partnerships a seat's resignation
     resigns its side — a partner who leaves forfeits for the pair; with two sides the match ends at
     once with the other side first, both partners ranked below it."""
     state, _ = begin(["KS KH KD KC", "7H 2C 2D 2H", "9S 9H 9D 9C", "10S 10H 10D 10C"], table="3C 4D")

@@ -12,8 +12,8 @@ from collections import Counter
 import pytest
 
 from engine import IllegalMove, core
-from engine.livol import DECK, game as GAME, card_points, replace, sort_hand
-
+from engine.livol import DECK, card_points, replace, sort_hand
+from engine.livol import game as GAME
 
 # --------------------------------------------------------------------------
 # Helpers
@@ -618,7 +618,7 @@ def test_L16_options_target_variant_and_extra_penalty():
 
 
 # --------------------------------------------------------------------------
-# Resigning (ENGINE.md "Resigning (every game)")
+# Resigning (docs/engine-contract.md "Resigning (every game)")
 # --------------------------------------------------------------------------
 
 RESIGN = {"type": "resign"}

@@ -1,4 +1,4 @@
-"""The protocol test: every registered game through the same checks (STYLE.md "Tests").
+"""The protocol test: every registered game through the same checks (docs/style.md "Tests").
 
 For many seeds, random legal play from ``start`` to the end of the match, and at
 every step: the fold of all events equals the incrementally applied state;
@@ -7,7 +7,7 @@ and redacted events are JSON-ready and never carry a card hidden from that seat,
 nor the seed; cards are conserved; the match ends within ``MAX_EVENTS``; and the
 same seed with the same moves gives the same events, byte for byte.
 
-Some matches also resign seats at random points (ENGINE.md "Resigning (every
+Some matches also resign seats at random points (docs/engine-contract.md "Resigning (every
 game)"): the same checks hold, and the outcome ranks resigned seats (or Karuselis
 sides) last, in reverse order of resigning, every seat exactly once.
 
@@ -105,12 +105,12 @@ def sides_of(game, state, seats) -> list[int]:
 
 
 def resigned_sides(sides, resigned) -> list[int]:
-    """Sides with a resigned seat, in the order their first seat resigned (ENGINE.md: in Karuselis
+    """Sides with a resigned seat, in the order their first seat resigned (docs/engine-contract.md: in Karuselis
     partnerships a seat's resignation resigns its side)."""
     return list(dict.fromkeys(sides[seat] for seat in resigned))
 
 
-def play_random_match(game, seats, seed, check=True, resign=False):
+def play_random_match(game, seats, seed, check=True, resign=False):  # noqa: C901 - every check of the contract on each event of a random match
     events = game.start(seats, seed)
     state = game.fold(events)
     rng = random.Random(seed)
@@ -170,7 +170,7 @@ def play_random_match(game, seats, seed, check=True, resign=False):
             if game.outcome(state) is None:
                 for s in [None, *range(seats)]:
                     v = game.view(state, s)
-                    # ENGINE.md "Views": every game's view has these keys; a spectator's hand is []
+                    # docs/engine-contract.md "Views": every game's view has these keys; a spectator's hand is []
                     assert set(VIEW_KEYS) <= set(v), sorted(set(VIEW_KEYS) - set(v))
                     if s is None:
                         assert v["hand"] == []
@@ -221,7 +221,7 @@ def resigned_in(events: list[dict]) -> bool:
 
 @pytest.mark.parametrize("name", registry.names())
 def test_protocol_every_game_is_the_contract_of_engine_protocol(name):
-    """ENGINE.md's surface as code (engine/protocol.py): the calls of a game, and of a searchable game
+    """docs/engine-contract.md's surface as code (engine/protocol.py): the calls of a game, and of a searchable game
     where it deals unseen cards; the module attributes; score_order answers for each option value."""
     from engine.protocol import MODULE_ATTRIBUTES, Game, SearchableGame
 
@@ -233,7 +233,7 @@ def test_protocol_every_game_is_the_contract_of_engine_protocol(name):
     module = registry.module(name)
     for attribute in MODULE_ATTRIBUTES:
         assert hasattr(module, attribute), f"{module.__name__} lacks {attribute}"
-    assert module.GAME == name
+    assert name == module.GAME
     assert game.score_order(None) in ("higher", "lower")
     # and score_order answers for every choice of every option that has choices
     for option, (default, check) in module.OPTIONS.items():
@@ -368,7 +368,7 @@ def test_protocol_start_checks_options_seats_and_deck(name):
 
 @pytest.mark.parametrize("name", registry.names())
 def test_protocol_cards_are_codes_in_one_order_in_every_process(name):
-    """ENGINE.md: ``cards()`` lists the codes "in a fixed canonical order", the order a seed's deal and a
+    """docs/engine-contract.md: ``cards()`` lists the codes "in a fixed canonical order", the order a seed's deal and a
     stacked deck start from, so a record verifies in another process. Another process, with other string
     hashes, gets the same list: no order comes from a set or a hash."""
     cards = registry.get(name).cards()

@@ -1,4 +1,4 @@
-"""The registry (ENGINE.md "Registry"): the five games, and a game that lives outside ``engine/`` added by
+"""The registry (docs/engine-contract.md "Registry"): the five games, and a game that lives outside ``engine/`` added by
 ``register`` or by ``ENGINE_GAMES`` (which a bare ``python -m engine.verify`` reads)."""
 from __future__ import annotations
 

@@ -460,7 +460,7 @@ def decided(name: str, seed: str, iterations: int):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_game_that_declares_no_search_spec_is_searched_from_the_contract(name, monkeypatch):
-    """ENGINE.md's contract alone (``to_act``, ``outcome``, ``score_order``, the view's ``scores``) is enough to
+    """docs/engine-contract.md's contract alone (``to_act``, ``outcome``, ``score_order``, the view's ``scores``) is enough to
     search a game that has a greedy bot and ``sample_state``: every world consistent, every decision legal."""
     searchable(name)
     spec = search.contract_spec(name)

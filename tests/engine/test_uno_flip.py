@@ -666,7 +666,7 @@ def test_F16_target_option_is_checked():
 
 
 # --------------------------------------------------------------------------
-# Resigning (ENGINE.md "Resigning (every game)")
+# Resigning (docs/engine-contract.md "Resigning (every game)")
 # --------------------------------------------------------------------------
 
 RESIGN = {"type": "resign"}

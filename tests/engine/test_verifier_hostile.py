@@ -1,5 +1,5 @@
 """The offline verifier never says "verified" for what it did not check, and never crashes on a hostile
-record (issue 23: M7, L-12, L-13, L-16). Hostile records are made here from the golden ones
+record. Hostile records are made here from the golden ones
 (``tests/fixtures/records/``), re-chained where a forger would re-chain them."""
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def running(name: str) -> dict:
     return rechain(record)
 
 
-# -- M7: "verified" only for what was checked -------------------------------------------------------------
+# -- "verified" only for what was checked -------------------------------------------------------------
 
 def test_a_running_match_is_chain_only_never_verified(tmp_path):
     report = verify_record(running("livol-winner-scores"))
@@ -94,7 +94,7 @@ def test_a_whole_finished_match_is_verified(tmp_path):
     assert cli(tmp_path, load("livol-people-timeout-resign")).returncode == 0
 
 
-# -- L-12: hostile shapes end in "bad", named, never a traceback ----------------------------------------------
+# -- hostile shapes end in "bad", named, never a traceback ----------------------------------------------
 
 def hostile(name: str):
     record = load("iota-short")
@@ -135,7 +135,7 @@ def test_the_command_called_wrongly_is_a_usage_error_not_a_verdict():
     assert main([]) == 64
 
 
-# -- L-13: a timeout's position is checked -----------------------------------------------------------------
+# -- a timeout's position is checked -----------------------------------------------------------------
 
 def test_a_timeout_claiming_another_position_is_bad():
     record = load("livol-people-timeout-resign")
@@ -146,7 +146,7 @@ def test_a_timeout_claiming_another_position_is_bad():
     assert not report.ok and f"event {timeout['seq']}" in report.headline and "position" in report.headline
 
 
-# -- L-16: whose randomness went into the deal ---------------------------------------------------------------
+# -- whose randomness went into the deal ---------------------------------------------------------------
 
 def test_the_summary_says_when_the_server_alone_fixed_the_deal():
     lines = summary(load("cardavia"))

@@ -13,8 +13,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
-import engine.livol
 import cardleague.urls  # noqa: F401  (the URL check imports the API, whose schemas are built for the real games)
+import engine.livol
 from engine import registry
 from games import kits
 from games.checks import every_game_has_a_kit, every_game_has_searching_bots

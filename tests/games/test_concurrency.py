@@ -4,10 +4,10 @@ import threading
 import pytest
 from django.db import connection, connections
 
+from games import services
 from games.errors import StaleSequence
 from games.models import Event
 from games.services import SeatSpec, match_create
-from games import services
 from tests.conftest import need
 
 

@@ -3,7 +3,6 @@ short timeout, and after a failure the broker is left alone for a while (the swe
 later). Work is handed on by task name."""
 from __future__ import annotations
 
-
 import pytest
 from celery import Celery
 from django.db import transaction

@@ -1,4 +1,4 @@
-"""A new game needs no migration (issue 22 item 1): every model field naming a game takes its choices from
+"""A new game needs no migration: every model field naming a game takes its choices from
 ``games.models.game_choices``, which reads the engine's registry when asked."""
 from __future__ import annotations
 

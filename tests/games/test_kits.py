@@ -1,4 +1,4 @@
-"""One kit per game (issue 22 item 1): every registered game's kit is found from the registry, and the
+"""One kit per game: every registered game's kit is found from the registry, and the
 site's per-game tables are views of the kits, keyed by the registered games."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from engine import registry
 from games import kits
-from games.web.forms import GAME_FORMS
 from games.kits import GAME_LABELS
+from games.web.forms import GAME_FORMS
 from games.web.schemas import GAME_MOVES
 from games.words import GAMES as WORDS
 

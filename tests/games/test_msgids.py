@@ -280,9 +280,7 @@ def test_the_match_admin_and_the_entrant_say_seed_each_in_its_own_words(tmp_path
 
 # -- plural forms where a number meets a noun -----------------------------------------------------------------
 
-COUNTED = ("points cards lives seats rounds matches entrants events moves minutes seconds days hours weeks months "
-           "years tables players bots tokens turns timeouts games people wins losses draws byes forfeits deals "
-           "tricks lines attempts members invitations tournaments leagues clubs entries results steps").split()
+COUNTED = ["points", "cards", "lives", "seats", "rounds", "matches", "entrants", "events", "moves", "minutes", "seconds", "days", "hours", "weeks", "months", "years", "tables", "players", "bots", "tokens", "turns", "timeouts", "games", "people", "wins", "losses", "draws", "byes", "forfeits", "deals", "tricks", "lines", "attempts", "members", "invitations", "tournaments", "leagues", "clubs", "entries", "results", "steps"]
 #: Placeholders that hold a name, never a number: "%(player)s deals", "%(player)s wins" are verbs.
 NAMES = "player|players|name|names|who|owner|user|side|other|tournament|game|club|card"
 NUMBER_AND_NOUN = re.compile(r"%\((?!(?:" + NAMES + r")\))\w+\)[sd]\s+(?:of\s+%\(\w+\)[sd]\s+)?(?:"

@@ -1,4 +1,4 @@
-"""The account stream's news a bot's loop is built around (issue 26 item 3): a challenge received, declined
+"""The account stream's news a bot's loop is built around: a challenge received, declined
 or withdrawn; a match started, finished; your turn."""
 from __future__ import annotations
 

@@ -8,16 +8,15 @@ import sys
 from pathlib import Path
 
 import jsonschema
+import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-import pytest
-
 from engine.verify import record_schema
+from games import services
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
-from games import services
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = record_schema()

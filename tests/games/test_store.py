@@ -8,9 +8,9 @@ from django.db import DatabaseError, connection, transaction
 
 from engine import registry
 from games import store
-from games.records import match_verify
 from games.errors import StaleSequence
 from games.models import SEED_REVEALED, Event, Match, Snapshot
+from games.records import match_verify
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 from tests.conftest import need
 from tests.games.conftest import first_actor
@@ -49,8 +49,9 @@ def test_a_stale_expected_seq_is_a_conflict_and_writes_nothing(livol_match):
 
 def play_to_the_end(match):
     """Two bots' worth of moves through the service (no Celery)."""
-    from engine.bots import choose
     import random
+
+    from engine.bots import choose
 
     game = registry.get(match.game)
     rng = random.Random(1)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from games.records import match_verify
 from games.models import Event, Match
+from games.records import match_verify
 from games.services import SeatSpec, bots_advance, match_create
 from games.tasks import bots_play
 from tests.waiting import wait_until

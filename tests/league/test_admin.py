@@ -8,8 +8,18 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from league import services
-from league.models import (DEFAULT_TIE_BREAKS, Club, Entrant, League, PlayerProfile, Round, Season, Table,
-                           Tournament, Withdrawal)
+from league.models import (
+    DEFAULT_TIE_BREAKS,
+    Club,
+    Entrant,
+    League,
+    PlayerProfile,
+    Round,
+    Season,
+    Table,
+    Tournament,
+    Withdrawal,
+)
 from tests.league.conftest import make_tournament
 
 

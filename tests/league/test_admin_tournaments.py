@@ -1,4 +1,4 @@
-"""The organiser's first tournament (issue 21): what a new organiser meets in the admin and on the public
+"""The organiser's first tournament: what a new organiser meets in the admin and on the public
 tournament page.
 
 - a tournament added in the admin, its form left as it comes, plays its league's match options;
@@ -27,12 +27,11 @@ from django.utils import timezone
 from engine.verify import verify_record
 from games import services as games
 from games.errors import MatchError
-from games.records import match_verify
 from games.models import Event, Match, Seat
-from games.records import match_record
+from games.records import match_record, match_verify
 from league import services
-from league.selectors import players, rounds
 from league.models import League, Reminder, Round, Table, Tournament
+from league.selectors import players, rounds
 
 PASSWORD = "pw-first-hour"
 

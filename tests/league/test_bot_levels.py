@@ -1,4 +1,4 @@
-"""A game offers only the bot levels it has (issue 22 item 1): the new-match form, the admin's "add bots",
+"""A game offers only the bot levels it has: the new-match form, the admin's "add bots",
 a tournament's entry, ``bot_tournament`` and ``match_create`` refuse a level the game lacks, and no seat
 is played by another level under the missing level's name (a "Greedy bot 01" that played at random)."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from django.core.management import CommandError, call_command
 import engine.bots
 from engine import registry
 from engine.bots import POLICY_NAMES, levels_for
-from games.web.forms import NewMatchForm
 from games.models import Match, bot_choices
 from games.services import SeatSpec, match_create
+from games.web.forms import NewMatchForm
 from league import services
 from league.admin.tournaments import BotsForm
 from tests.league.conftest import make_tournament

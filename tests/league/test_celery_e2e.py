@@ -3,8 +3,8 @@ standings and ratings checked against the match results."""
 
 import pytest
 
-from games.records import match_verify
 from games.models import Match
+from games.records import match_verify
 from league import services
 from league.models import Rating, Round, Table, Tournament
 from tests.league.conftest import FAST, make_tournament

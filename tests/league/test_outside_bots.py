@@ -12,8 +12,8 @@ from django.test import Client
 
 from games.models import ApiToken, Match, Seat
 from league import services
-from league.selectors import accounts, standings
 from league.models import PlayerProfile
+from league.selectors import accounts, standings
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""A person's own API tokens with chosen scopes (issue 26 item 7): made and revoked on the settings page,
+"""A person's own API tokens with chosen scopes: made and revoked on the settings page,
 every token reads, and a token does only what its scopes say."""
 from __future__ import annotations
 

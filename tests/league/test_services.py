@@ -15,12 +15,12 @@ from games import dispatch, store
 from games.models import Event, Match
 from games.services import bots_advance, match_finished, move_submit
 from league import services, tasks
-from league.services import rounds as rounds_service
-from league.selectors import rounds, standings
 from league.models import Entrant, Folded, Rating, RatingHistory, Round, Standing, Table, TableSeat, Tournament
+from league.selectors import rounds, standings
+from league.services import rounds as rounds_service
 from tests.conftest import need
-from tests.waiting import wait_until
 from tests.league.conftest import expected_points, make_tournament
+from tests.waiting import wait_until
 
 
 def _tables(tournament):

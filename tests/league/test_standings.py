@@ -1,4 +1,4 @@
-"""Tables an organiser can check by hand (issue 27): partners as a side, FIDE's virtual opponent for
+"""Tables an organiser can check by hand: partners as a side, FIDE's virtual opponent for
 rounds without an opponent, head-to-head only among players who all met, points comparable across
 table sizes, exact shared places, withdrawals counted as they happened, shared rating positions, and
 every rule stated on the tournament page."""
@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league import services
-from league.selectors import players, rounds, standings
 from league.models import Entrant, League, Rating, Round, Standing, Table, TableSeat
-from league.rules.tiebreaks import Entry, Sitting, head_to_head, rank_entries, tie_break_values
 from league.rules.scoring import Rules, SeatIn, sides_of, table_scores
+from league.rules.tiebreaks import Entry, Sitting, head_to_head, rank_entries, tie_break_values
+from league.selectors import players, rounds, standings
 from tests.league.conftest import make_tournament
 
 F = Fraction

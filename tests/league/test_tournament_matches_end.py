@@ -1,4 +1,4 @@
-"""A tournament's match plays on when its people gave up (issue 23, H1: the bots stop for nobody, except
+"""A tournament's match plays on when its people gave up (the bots stop for nobody, except
 where the result counts)."""
 from __future__ import annotations
 

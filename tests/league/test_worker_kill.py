@@ -10,8 +10,8 @@ import signal
 
 import pytest
 
-from games.records import match_verify
 from games.models import Event, Match
+from games.records import match_verify
 from league import services
 from league.models import Folded, RatingHistory, Round, Table, Tournament
 from tests.conftest import start_worker, stop_worker

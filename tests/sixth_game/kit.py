@@ -5,17 +5,16 @@ here). Found through ``settings.GAME_KITS`` (``tests/sixth_game/settings.py``).
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 from pydantic import Field
 
-from games.kits.base import GameOptionsForm, bounds
 from games.kits import Kit
+from games.kits.base import Code, GameOptionsForm, Move, Resign, View, bounds
 from games.kits.boards import seat_rows
-from games.kits.base import Code, Move, Resign, View
-from games.words.common import name_of, summary, row, first_place, names_list
+from games.words.common import first_place, name_of, names_list, row, summary
 
 
 class Play(Move):
@@ -23,7 +22,7 @@ class Play(Move):
     card: Code
 
 
-TallyMove = Annotated[Union[Play, Resign], Field(discriminator="type")]
+TallyMove = Annotated[Play | Resign, Field(discriminator="type")]
 
 
 class TallyView(View):

@@ -114,7 +114,7 @@ class Tally(core.Game):
         return events
 
     def _end(self, state: Any, resigned: list[int]) -> dict[str, Any]:
-        """T3: the highest score first (resigned seats last, ENGINE.md)."""
+        """T3: the highest score first (resigned seats last, docs/engine-contract.md)."""
         ranking = core.rank_with_resignations(core.rank_by_scores(state["scores"]), resigned)
         return {"type": "match_ended", "ranking": ranking, "scores": list(state["scores"])}
 

@@ -2,8 +2,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from games.records import match_verify
 from games.models import Match
+from games.records import match_verify
 
 
 class Command(BaseCommand):

@@ -7,8 +7,8 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from league import services
-from league.selectors import exports, rounds, standings
 from league.models import Tournament
+from league.selectors import exports, rounds, standings
 
 
 def tournament_of(value) -> Tournament:

@@ -1,8 +1,8 @@
 """``manage.py results_export --tournament ID [--output FILE]``: results as CSV (the admin action's twin)."""
 from django.core.management.base import BaseCommand
 
-from league.selectors import exports, rounds
 from league.management.commands._common import tournament_of, write_csv
+from league.selectors import exports, rounds
 
 
 class Command(BaseCommand):

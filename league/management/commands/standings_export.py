@@ -1,8 +1,8 @@
 """``manage.py standings_export --tournament ID [--output FILE]``: standings as CSV (the admin action's twin)."""
 from django.core.management.base import BaseCommand
 
-from league.selectors import exports, standings
 from league.management.commands._common import tournament_of, write_csv
+from league.selectors import exports, standings
 
 
 class Command(BaseCommand):

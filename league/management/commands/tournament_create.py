@@ -2,14 +2,12 @@
 import json
 from datetime import date
 
-from django.core.management.base import BaseCommand
-
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Match
 from league import services
-from league.management.commands._common import domain_errors
 from league.formats import base as formats
+from league.management.commands._common import domain_errors
 from league.models import Tournament
 
 

@@ -2,8 +2,7 @@
 the admin page shows)."""
 from django.core.management.base import BaseCommand
 
-from league.management.commands._common import (progress_text, standings_text, terms_text, tournament_of,
-                                                waiting_text)
+from league.management.commands._common import progress_text, standings_text, terms_text, tournament_of, waiting_text
 
 
 class Command(BaseCommand):

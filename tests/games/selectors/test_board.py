@@ -1,4 +1,4 @@
-"""The live board's cost does not grow with the match (issue 22 item 4): the board builds its log from a
+"""The live board's cost does not grow with the match: the board builds its log from a
 window of the newest rounds and keeps the older, folded rounds (which never change) in the cache. The
 board a seat sees is the same as the whole log built from event 1, at every position of long matches."""
 from __future__ import annotations

@@ -14,13 +14,13 @@ import pytest
 from engine import registry
 from engine.core import copies_hidden_everywhere
 from games import store, words
+from games.models import SEED_REVEALED, Event
 from games.selectors.board import MAX_FRAMES, _entries, _marks, _turn, board_for, match_board
 from games.selectors.feeds import move_starts
 from games.selectors.log import match_log
 from games.selectors.people import players
 from games.selectors.replay import replay_frame, replay_positions
 from games.selectors.rules import card
-from games.models import SEED_REVEALED, Event
 from games.services import SeatSpec, bots_advance, match_create
 
 pytestmark = pytest.mark.django_db

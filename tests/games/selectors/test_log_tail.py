@@ -1,4 +1,4 @@
-"""A live board appends its log (issue 22 item 4): after a move the board carries only the log lines after
+"""A live board appends its log: after a move the board carries only the log lines after
 the page's position, and the page adds them to the log it has. What the page then shows is what the whole
 log says, and the board around it (its last move, its round table, what is read out, the positions played
 back) is the board built from scratch; the board's reads do not grow with the match."""
@@ -11,10 +11,10 @@ from django.core.cache import cache
 
 from engine import registry
 from games import store
+from games.models import Match
 from games.selectors.board import match_board
 from games.selectors.log import match_log
 from games.selectors.log_tail import _tail_key
-from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 
 SEATS = {"cardavia": 3}

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from engine import registry
 from games import store
-from games.records import match_verify
 from games.models import Event, Match
+from games.records import match_verify
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 from games.services.bots import bot_move_alone, bots_stretch
 

@@ -18,7 +18,6 @@ from games.services import SeatSpec, bots_advance, match_create, move_submit
 from tests.games.conftest import first_actor
 from tests.games.services.test_matches import ENTROPY, person_to_act
 
-
 LIVE = {"move_seconds": 60}
 
 

@@ -1,4 +1,4 @@
-"""What one account may start and hold (issue 23: H1's limits, M5's caps, L-11, L-17)."""
+"""What one account may start and hold."""
 from __future__ import annotations
 
 import hashlib

@@ -3,16 +3,15 @@ resigning, the organiser's abort and award, one seat per person. The clocks are 
 grace before a bot catches a missed call in test_bots.py."""
 from __future__ import annotations
 
-
 import pytest
 from django.test import Client
 
 from engine import registry
 from engine.core import match_seed, server_contribution
 from games import services, store
-from games.records import match_verify
 from games.errors import InvitationClosed, MatchWaiting, SeatedTwice, SeatForbidden
 from games.models import Event, Match, Seat
+from games.records import match_verify
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 
 ENTROPY = "0123456789abcdef" * 2

@@ -1,4 +1,4 @@
-"""H1: every match ends. A match whose record reaches the game's MAX_EVENTS ends as aborted,
+"""every match ends. A match whose record reaches the game's MAX_EVENTS ends as aborted,
 recorded as a ``match_aborted`` event, and its record still verifies."""
 from __future__ import annotations
 

@@ -12,10 +12,11 @@ from django.test import Client
 
 from engine import registry
 from games import store
-from games.records import match_verify
 from games.models import Match
+from games.records import match_verify
 from games.services import SeatSpec, match_create
-from tests.games.conftest import first_actor, recorded_events as _events
+from tests.games.conftest import first_actor
+from tests.games.conftest import recorded_events as _events
 
 pytestmark = pytest.mark.usefixtures("fresh_rate_counters")
 

@@ -21,7 +21,7 @@ def client_for():
 
 def post_move(client, match, body, raw=None):
     if isinstance(body, dict) and "move" in body:
-        body = {"game": match.game, **body}  # every move names its match's game (issue 26)
+        body = {"game": match.game, **body}  # every move names its match's game
     return client.post(f"/api/matches/{match.pk}/moves", data=raw if raw is not None else json.dumps(body),
                        content_type="application/json")
 
@@ -134,8 +134,9 @@ def test_the_event_feed_hides_another_seats_drawn_cards(livol_match, people, cli
 
 
 def test_a_token_lets_an_outside_bot_use_the_api(livol_match, people):
-    from django.core.management import call_command
     from io import StringIO
+
+    from django.core.management import call_command
 
     out = StringIO()
     call_command("api_token_create", people[0].username, "my bot", stdout=out)

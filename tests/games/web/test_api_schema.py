@@ -18,14 +18,14 @@ import zlib
 
 import pytest
 import schemathesis
-from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 from django.core.cache import cache
 from django.test import Client
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
+from cardleague.wsgi import application
 from games.models import ApiToken
 from games.services import SeatSpec, match_create
-from cardleague.wsgi import application
 
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "40"))
 

@@ -1,4 +1,4 @@
-"""A client generated from the live schema (issue 26): ``openapi-python-client`` builds it from
+"""A client generated from the live schema: ``openapi-python-client`` builds it from
 ``/api/openapi.json`` the way an outside developer does, and with it, with no hand-written table of moves,
 every legal move of every game round-trips unchanged, a match of every game is played to its end against a
 server bot (one stale ``expected_seq`` on the way), a challenge is withdrawn, and a "restarted" client finds

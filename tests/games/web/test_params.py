@@ -8,7 +8,8 @@ import json
 import pytest
 from django.test import Client
 
-from tests.games.conftest import first_actor, recorded_events as _events
+from tests.games.conftest import first_actor
+from tests.games.conftest import recorded_events as _events
 
 
 @pytest.mark.usefixtures("fresh_rate_counters")

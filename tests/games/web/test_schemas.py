@@ -1,4 +1,4 @@
-"""The API's moves a client can tell apart (issue 26 items 1 and 2): every request's move names its game,
+"""The API's moves a client can tell apart: every request's move names its game,
 each game's moves are discriminated by ``type``, and the legal moves are typed as the same moves; a move
 with an unknown key or text holding U+0000 is refused before it is stored."""
 from __future__ import annotations
@@ -12,9 +12,10 @@ from pydantic import TypeAdapter
 
 from engine import registry
 from games.models import Event, Match
-from games.web.schemas import GAME_MOVES, title
 from games.services import SeatSpec, match_create
-from tests.games.conftest import first_actor, recorded_events as _events
+from games.web.schemas import GAME_MOVES, title
+from tests.games.conftest import first_actor
+from tests.games.conftest import recorded_events as _events
 
 STEPS = 400
 

@@ -13,8 +13,8 @@ import pytest
 
 from engine import registry
 from games import store
-from games.selectors.feeds import events_for_seat
 from games.models import ApiToken, Event, Match
+from games.selectors.feeds import events_for_seat
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 from tests.conftest import sse_frames
 

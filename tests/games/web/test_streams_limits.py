@@ -1,6 +1,6 @@
 """Streams that end when their client leaves, open one Redis subscription however many start at once,
 catch up in pages and end a finished match, start where the page is, and refuse what does not exist
-(issue 23: M1, M2, M4, L-1 and H2's unknown ids)."""
+."""
 from __future__ import annotations
 
 import asyncio
@@ -11,8 +11,8 @@ import threading
 import httpx
 import pytest
 
-from games.web import stream_hubs, streaming, streams
 from games.services import SeatSpec, bots_advance, match_create
+from games.web import stream_hubs, streaming, streams
 from tests.games.web.test_streams import events, read_frames, token_for
 
 
@@ -127,7 +127,7 @@ def test_a_stream_of_nothing_or_of_a_malformed_seat_is_refused_not_held_open(asg
     assert response.status_code == (404 if "tournaments" in path else 400)
 
 
-# -- caps, lifetimes, revoked access (issue 23: H2, L-2, L-6) -------------------------------------------
+# -- caps, lifetimes, revoked access -------------------------------------------
 
 def test_streams_are_capped_per_account_per_address_and_per_process(settings):
     settings.CARDLEAGUE_STREAMS_PER_ACCOUNT, settings.CARDLEAGUE_STREAMS_PER_ADDRESS = 2, 3
@@ -245,7 +245,7 @@ def test_a_stream_stops_when_its_token_is_deleted(asgi_server, people):
     assert all(f["id"] <= shown for f in events(got))
 
 
-# -- no thread per open stream (issue 23: H2) ----------------------------------------------------------
+# -- no thread per open stream ----------------------------------------------------------
 
 def _threads(pid: int) -> int:
     with open(f"/proc/{pid}/status") as status:
@@ -344,7 +344,7 @@ def test_streams_end_when_their_readers_leave_mid_match(asgi_server, people):
 
 
 def test_a_new_streams_start_does_not_wait_behind_busy_readers(settings):
-    # given every stream-reader thread busy with the reads of streams that are behind (M3)
+    # given every stream-reader thread busy with the reads of streams that are behind
     settings.CARDLEAGUE_STREAM_DB_READS = 2
     stream_hubs._readers = None
     gate = threading.Event()

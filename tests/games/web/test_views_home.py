@@ -1,4 +1,4 @@
-"""The first hour of a player, on the home page (issue 21, findings 7 and 8): what waits for you comes
+"""The first hour of a player, on the home page: what waits for you comes
 before the new-match form and is kept live (a small partial that answers 204 while nothing changed);
 the "your turn" list says who you play and how long ago, and folds matches idle for weeks; an
 invitation says what you accept (game, options, seats and who holds them, bots, the clock), and so

@@ -1,4 +1,4 @@
-"""The play page a person understands in their first hour (issue 21: findings 9, 10, 11, 12, 15):
+"""The play page a person understands in their first hour:
 timeouts said as what they were, illegal picks explained, no internal codes, the clock in the turn
 banner, a replay that jumps by rounds."""
 from __future__ import annotations
@@ -14,11 +14,11 @@ from django.utils import timezone, translation
 
 from engine import IllegalMove, registry
 from games import services, store, words
+from games.models import Event, Match, Seat
 from games.selectors.board import match_board
 from games.selectors.feeds import audit_events
 from games.selectors.log import match_log
 from games.selectors.replay import replay_positions
-from games.models import Event, Match, Seat
 from games.services import SeatSpec, bots_advance, match_create, move_submit
 from games.words.terms import time_left
 

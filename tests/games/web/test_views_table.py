@@ -70,7 +70,7 @@ def test_a_broken_value_from_the_page_is_no_error_the_server_contributes_instead
 
 
 def test_the_audit_page_and_the_api_name_the_seats_the_server_contributed_for(people):
-    """Issue 23 L-16: a seat with no person's value is flagged, and a deal no person's value went into is
+    """a seat with no person's value is flagged, and a deal no person's value went into is
     said to be the server's alone."""
     match = match_create(game="livol", seats=[SeatSpec(user=people[0], entropy="ab" * 16), SeatSpec(bot="greedy"),
                                               SeatSpec(user=people[1])])
@@ -157,7 +157,7 @@ def test_the_people_pages_render(people, path):
 
 @pytest.mark.parametrize("game", registry.names())
 def test_the_rules_page_states_every_option_and_its_bounds_as_the_engine_checks_them(db, game):
-    """Issue 23 H1: the bounds are stated where a club reads the rules, and they are the engine's."""
+    """the bounds are stated where a club reads the rules, and they are the engine's."""
 
     page = Client().get(f"/rules/{game}/").content.decode()
     assert "What a club can set for a match" in page

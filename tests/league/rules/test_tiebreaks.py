@@ -1,6 +1,6 @@
 """Pure tie-break helpers (``league.rules.tiebreaks``) that the standings tests reach only through the database."""
-from fractions import Fraction as F
 from decimal import Decimal
+from fractions import Fraction as F
 
 from league.rules import tiebreaks
 from league.rules.tiebreaks import Entry, Sitting, best_seat, exact, met, rank_entries

@@ -1,4 +1,4 @@
-"""Whom a person takes challenges from (issue 23 M5): refusing someone, only clubmates, nobody; declining
+"""Whom a person takes challenges from: refusing someone, only clubmates, nobody; declining
 every challenge at once from the home page."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""People's names and links that cannot be abused (issue 23: L-4, L-8, L-9, L-14)."""
+"""People's names and links that cannot be abused."""
 from __future__ import annotations
 
 import pytest
@@ -79,7 +79,7 @@ def test_the_signup_limit_answers_429_with_retry_after(db, client, settings, one
     assert response.status_code == 429 and response["Retry-After"]
 
 
-# -- outside bots: a cap per person, the owner's budget, tokens revoked from the settings page (M6, L-7) --
+# -- outside bots: a cap per person, the owner's budget, tokens revoked from the settings page --
 
 def test_a_person_owns_at_most_the_cap_of_outside_bots(db, client, django_user_model, settings):
     settings.CARDLEAGUE_BOT_ACCOUNTS_PER_PERSON = 2
@@ -139,7 +139,7 @@ def test_nobody_revokes_a_token_that_is_not_theirs(db, client, django_user_model
     assert ApiToken.objects.filter(pk=token.pk).exists()
 
 
-# -- one person, one hand (L-17) ------------------------------------------------------------------------
+# -- one person, one hand ------------------------------------------------------------------------
 
 def test_a_person_and_their_own_bot_cannot_enter_one_tournament(db, django_user_model, league):
     from league.models import PlayerProfile

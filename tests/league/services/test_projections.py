@@ -2,8 +2,8 @@
 from django.core.management import call_command
 
 from league import services
-from league.selectors import standings
 from league.models import Entrant, Folded, Rating, RatingHistory, Standing, TableSeat, Tournament
+from league.selectors import standings
 from tests.league.conftest import make_tournament
 
 

@@ -1,4 +1,4 @@
-"""Tournaments that can be replayed from a seed (issue 27): ``bot_tournament --seed``.
+"""Tournaments that can be replayed from a seed: ``bot_tournament --seed``.
 
 "Identical" means what a replay can promise: the same pairings, results and standings, and for every
 table the same match events — type, seat, move and payload at every position, the commitment and
@@ -17,10 +17,11 @@ from django.core.management import CommandError, call_command
 
 from engine import registry
 from engine.bots import bot_key, bot_move
-from engine.verify import bots_key as record_bots_key, verify_record
+from engine.verify import bots_key as record_bots_key
+from engine.verify import verify_record
 from games import store
-from games.records import match_verify
 from games.models import Event, Match, Seat
+from games.records import match_verify
 from games.services import SeatSpec, bots_advance, clocks_run, match_create
 from league import services
 from league.management.commands._common import standings_text
@@ -108,10 +109,9 @@ def test_a_seed_is_refused_for_a_tournament_a_person_entered(db, django_user_mod
     assert not tournament.round_set.exists()
     # and a person entered while a seeded run had begun is refused when their match would be created
     bots_only = make_tournament(league, players=4)
-    with pytest.raises(SeededWithPeople):
-        with tournament_seeded(tournament_id=bots_only.pk, seed="demo-1"):
-            services.entrant_add(tournament_id=bots_only.pk, player_id=person.pk)
-            services.tournament_run(tournament_id=bots_only.pk)
+    with pytest.raises(SeededWithPeople), tournament_seeded(tournament_id=bots_only.pk, seed="demo-1"):
+        services.entrant_add(tournament_id=bots_only.pk, player_id=person.pk)
+        services.tournament_run(tournament_id=bots_only.pk)
     assert not Seat.objects.filter(match__league_table__round__tournament=bots_only, user__isnull=False).exists()
 
 

@@ -1,15 +1,14 @@
 """League pages and the league API read through the same selectors."""
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 
 import pytest
 from django.utils import formats, timezone
 
 from league import services
-from league.selectors import rounds, standings
-from league.rules import charts
 from league.models import PlayerProfile, RatingHistory, Round, Table, Tournament
+from league.rules import charts
+from league.selectors import rounds, standings
 from tests.league.conftest import make_tournament
 
 
@@ -233,7 +232,7 @@ def test_rounds_show_when_they_were_played(client, league):
     # given a finished Swiss; its first round started one evening and closed the next morning
     t = services.tournament_run(tournament_id=make_tournament(league, format="swiss", players=4, rounds=2).pk)
     first, second = Round.objects.filter(tournament=t).order_by("number")
-    evening = datetime(2025, 3, 4, 17, 30, tzinfo=dt_timezone.utc)
+    evening = datetime(2025, 3, 4, 17, 30, tzinfo=UTC)
     Round.objects.filter(pk=first.pk).update(started_at=evening, closed_at=evening + timedelta(hours=15),
                                              scheduled_on=evening.date() - timedelta(days=1))
     first.refresh_from_db()
@@ -282,7 +281,7 @@ def test_the_rating_chart_has_dates_on_the_x_axis_and_the_rating_on_the_y_axis(c
 
     # given the same matches spread over five weeks
     for i, h in enumerate(played):
-        RatingHistory.objects.filter(pk=h.pk).update(played_at=datetime(2025, 5, 1, 18, tzinfo=dt_timezone.utc)
+        RatingHistory.objects.filter(pk=h.pk).update(played_at=datetime(2025, 5, 1, 18, tzinfo=UTC)
                                                      + timedelta(days=17 * i))
     page = client.get(f"/players/{champion.pk}/").content.decode()
     svg = page[page.index("<svg"):page.index("</svg>")]
