@@ -96,6 +96,9 @@ class Club(models.Model):
                                      verbose_name=_("members"))
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_clubs",
                                         verbose_name=_("organisers"))
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Riga",
+                                 help_text=_("Where the club meets: its events' times are set in it (each reader "
+                                             "sees them in their own)."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -145,6 +148,8 @@ class PlayerProfile(models.Model):
     refused_challengers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="+", verbose_name=_("refuses challenges from"),
         help_text=_("People whose challenges this account refuses, whoever else it takes them from."))
+    # the private address of this person's calendar feed (.ics); empty until they first ask for it
+    calendar_token = models.CharField(max_length=43, blank=True, db_index=True, editable=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -309,6 +314,8 @@ class Tournament(models.Model):
     class Seeding(models.TextChoices):
         RATING = "rating", _("by rating, then entry order")
         ENTRY = "entry", _("by entry order")
+        STANDINGS = "standings", _("by a previous event's standings")
+        HAND = "hand", _("by hand (the seeds as entered)")
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="tournaments",
                                verbose_name=_("league"))
@@ -333,8 +340,36 @@ class Tournament(models.Model):
     auto_advance = models.BooleanField(_("start rounds automatically"), default=True,
                                        help_text=_("When a round ends, start the next round's matches at once."))
     seeding = models.CharField(_("seeding"), max_length=16, choices=Seeding.choices, default=Seeding.RATING)
+    seeded_from = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                    verbose_name=_("seeded from"),
+                                    help_text=_("Seeding by a previous event's standings: that event."))
+    # what the format reads beyond the common terms (a group's size, the bracket reset, an arena's window...):
+    # each format states and checks its own, so a new format needs no migration
+    format_options = models.JSONField(_("format settings"), default=dict, blank=True)
     starts_on = models.DateField(_("first round on"), null=True, blank=True)
+    starts_at = models.DateTimeField(_("first round starts at"), null=True, blank=True)
     days_between_rounds = models.PositiveSmallIntegerField(_("days between rounds"), default=7)
+    # entries: who may sign up, until when, how many, and whether the organiser approves each
+    entries_open = models.BooleanField(_("open for entries"), default=False,
+                                       help_text=_("People sign up themselves from its page or the API."))
+    entries_close_at = models.DateTimeField(_("entries close at"), null=True, blank=True)
+    capacity = models.PositiveSmallIntegerField(_("capacity"), null=True, blank=True,
+                                                help_text=_("Empty: no limit. Past it, a waiting list."))
+    approval = models.BooleanField(_("entries need approval"), default=False)
+    outside_bots = models.BooleanField(_("outside bots may enter"), default=False)
+    checkin_minutes = models.PositiveSmallIntegerField(
+        _("check-in window (minutes)"), default=0,
+        help_text=_("0: no check-in. Otherwise the minutes before the first round in which entrants check in; "
+                    "who has not checked in when it closes is dropped."))
+    no_show_minutes = models.PositiveSmallIntegerField(
+        _("no-show after (minutes)"), null=True, blank=True,
+        help_text=_("Empty: never. A seat not taken this long after its round starts is a forfeit."))
+    no_shows_withdraw = models.PositiveSmallIntegerField(
+        _("no-shows that withdraw a player"), default=2, help_text=_("0: never."))
+    same_club_rounds = models.PositiveSmallIntegerField(
+        _("keep clubmates apart (rounds)"), default=0,
+        help_text=_("In this many first rounds, players of one club are not paired together where it can be "
+                    "avoided."))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+", verbose_name=_("created by"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -401,6 +436,12 @@ class Entrant(models.Model):
                                verbose_name=_("player"))
     seed = models.PositiveIntegerField(pgettext_lazy("seeding", "seed"), default=0)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
+    team = models.ForeignKey("Team", null=True, blank=True, on_delete=models.SET_NULL, related_name="members",
+                             verbose_name=_("team"))
+    no_shows = models.PositiveSmallIntegerField(_("no-shows"), default=0)
+    paused = models.BooleanField(_("paused"), default=False,
+                                 help_text=_("An arena's player who is not to be paired for now."))
 
     class Meta:
         verbose_name = _("entrant")
@@ -410,6 +451,100 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player.name} ({self.tournament.name})"
+
+
+class Team(models.Model):
+    """Entrants who play as one side (Karuselis partners, a club's team): the team's standings use their
+    results, each member's own statistics still count."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams",
+                                   verbose_name=_("tournament"))
+    name = models.CharField(_("name"), max_length=120)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                             verbose_name=_("club"))
+    seed = models.PositiveIntegerField(pgettext_lazy("seeding", "seed"), default=0)
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["tournament", "seed", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="team_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    """A person's sign-up that is not (or no longer) in the field: waiting for approval, on the waiting list,
+    refused (with the reason they see) or withdrawn before the start. An accepted sign-up is an ``Entrant``."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for approval")
+        WAITING = "waiting", _("on the waiting list")
+        REFUSED = "refused", _("refused")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations",
+                                   verbose_name=_("tournament"))
+    player = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="registrations",
+                               verbose_name=_("player"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, db_index=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("signed up"), default=timezone.now)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
+        ordering = ["tournament", "created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="registration_unique_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} ({self.tournament.name})"
+
+
+class ForbiddenPair(models.Model):
+    """Two players not to be seated together (family members, say), in one tournament or in every event of a
+    club; honoured by every format that pairs, and reported on the draft when it cannot be."""
+
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="forbidden_pairs",
+                             verbose_name=_("club"))
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="forbidden_pairs", verbose_name=_("tournament"))
+    first = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    second = models.ForeignKey(PlayerProfile, on_delete=models.CASCADE, related_name="+",
+                               verbose_name=_("other player"))
+    reason = models.CharField(_("reason"), max_length=120, blank=True)
+
+    class Meta:
+        verbose_name = _("forbidden pairing")
+        verbose_name_plural = _("forbidden pairings")
+
+    def __str__(self) -> str:
+        return f"{self.first} / {self.second}"
+
+
+class TournamentPreset(models.Model):
+    """A named start for a new tournament's form: the built-in ones live in code
+    (``league.rules.presets``); a club saves its own here."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="presets", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=120)
+    values = models.JSONField(_("settings"), default=dict)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament preset")
+        verbose_name_plural = _("tournament presets")
+        ordering = ["club", "name"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="preset_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Withdrawal(models.Model):
@@ -466,6 +601,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(pgettext_lazy("a round of a tournament", "round"))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PAIRED)
     scheduled_on = models.DateField(_("scheduled on"), null=True, blank=True)
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True,
+                                     help_text=_("Released and started by itself at this time."))
+    # a format with stages names the round's ("groups", "playoffs", "winners", "losers", "final")
+    stage = models.CharField(_("stage"), max_length=16, blank=True)
     paired_at = models.DateTimeField(_("paired"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
@@ -480,6 +619,31 @@ class Round(models.Model):
         return f"{self.tournament.name} · {pgettext_lazy('a round of a tournament', 'round')} {self.number}"
 
 
+class RoundChange(models.Model):
+    """An organiser's change to a drafted round (two players swapped, one moved to another table): who made
+    it and when, shown on the public round."""
+
+    class Kind(models.TextChoices):
+        SWAP = "swap", _("swapped")
+        MOVE = "move", _("moved")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes",
+                              verbose_name=pgettext_lazy("a round of a tournament", "round"))
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    details = models.JSONField(_("details"), default=dict)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+", verbose_name=_("changed by"))
+    at = models.DateTimeField(_("changed at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("change to a draft")
+        verbose_name_plural = _("changes to drafts")
+        ordering = ["round", "at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.get_kind_display()}"
+
+
 class Table(models.Model):
     class Kind(models.TextChoices):
         MATCH = "match", _("match")
@@ -489,6 +653,8 @@ class Table(models.Model):
                               verbose_name=pgettext_lazy("a round of a tournament", "round"))
     number = models.PositiveSmallIntegerField(_("table"))
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices, default=Kind.MATCH)
+    # where the table sits in its format: a group ("A"), a bracket ("W", "L", "GF"), a board of a team match
+    stage = models.CharField(_("stage"), max_length=16, blank=True)
     match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="league_table",
                                  verbose_name=_("match"))
 
