@@ -7,6 +7,7 @@ fold runs once and ``projections_rebuild`` can start again from nothing.
 """
 from __future__ import annotations
 
+import zoneinfo
 from datetime import timedelta
 from decimal import Decimal
 from fractions import Fraction
@@ -108,6 +109,13 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        try:
+            zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise ValidationError({"time_zone": _("Not a time zone: write one such as Europe/Riga or "
+                                                  "Europe/Vilnius.")}) from None
 
 
 #: Where a signed-in person's chosen language is kept in their session ("" for none chosen), so that

@@ -45,7 +45,7 @@ def _action(client, model, action, ids):
 
 def test_an_organiser_runs_a_swiss_from_the_admin(client, organiser, django_capture_on_commit_callbacks):
     # create a club, a league (short matches, own tie-break order) and a season
-    r = client.post("/admin/league/club/add/", {"name": "Riga Card Club", "slug": "riga",
+    r = client.post("/admin/league/club/add/", {"name": "Riga Card Club", "slug": "riga", "time_zone": "Europe/Riga",
                                                 "organisers": [organiser.pk], "members": [organiser.pk]})
     assert r.status_code == 302, r.content[:2000]
     club = Club.objects.get(slug="riga")
@@ -382,3 +382,16 @@ def test_several_tournaments_export_as_one_csv(client, organiser, league):
     assert {row[0] for row in results[1:]} == {swiss.name, robin.name}
     for table in (standings, results):
         assert all(len(row) == len(table[0]) for row in table)
+
+
+def test_a_clubs_time_zone_must_be_a_real_one(admin_client):
+    """An organiser who types a time zone that does not exist is told so; the club is not saved."""
+    r = admin_client.post("/admin/league/club/add/", {"name": "Vilnius Cards", "slug": "vilnius",
+                                                      "time_zone": "Europe/Atlantis"})
+    assert r.status_code == 200
+    assert b"Not a time zone" in r.content
+    assert not Club.objects.filter(slug="vilnius").exists()
+    r = admin_client.post("/admin/league/club/add/", {"name": "Vilnius Cards", "slug": "vilnius",
+                                                      "time_zone": "Europe/Vilnius"})
+    assert r.status_code == 302
+    assert Club.objects.get(slug="vilnius").time_zone == "Europe/Vilnius"
