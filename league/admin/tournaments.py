@@ -34,6 +34,7 @@ from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
 from league import services
 from league.admin.clubs import OrganiserScoped
+from league.admin.drafts import DraftAdmin
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
@@ -201,7 +202,7 @@ class EntrantInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
+class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
     club_path = "league__club__"
     scoped_choices = {"league": "club__", "season": "league__club__"}
     form = TournamentForm
@@ -229,7 +230,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         js = ["league/admin_terms.js"]
 
     running_fieldsets = [
-        (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel")}),
+        (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel", "draft_link")}),
         (_("Standings"), {"fields": ("standings_panel",)}),
         (pgettext_lazy("a round of a tournament", "Rounds"), {"fields": ("rounds_panel",)}),
     ]
@@ -240,7 +241,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         return self.fieldsets + self.running_fieldsets
 
     def get_readonly_fields(self, request, obj=None):
-        panels = ("status", "terms", "progress_panel", "entries_panel", "standings_panel", "rounds_panel")
+        panels = ("status", "terms", "progress_panel", "entries_panel", "standings_panel", "rounds_panel",
+                  "draft_link")
         if obj is None:
             return ()
         if obj.status == Tournament.Status.DRAFT:
