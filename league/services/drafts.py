@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league.models import Round, RoundChange, Table, TableSeat, Tournament
 from league.selectors.rounds import format_setup, withdrawals
@@ -36,6 +37,7 @@ class NotInDraft(LeagueError):
 class DraftTableSize(LeagueError):
     code = "draft_table_size"
     status = 409
+    message = _("The change would leave a table smaller or larger than the game allows.")
 
 
 class DraftSamePlace(LeagueError):
@@ -116,13 +118,16 @@ def draft_move(*, round_id: int, entrant_id: int, table_number: int, by=None) ->
     left, joined = _seated(source), _seated(target) + [entrant_id]
     left.remove(entrant_id)
     if len(joined) > setup.seats:
-        raise DraftTableSize(_("Table %(n)s would have more than %(max)s seats.") % {
+        raise DraftTableSize(ngettext("Table %(n)s would have more than %(max)s seat.",
+                                      "Table %(n)s would have more than %(max)s seats.", setup.seats) % {
             "n": target.number, "max": setup.seats})
     if len(joined) < setup.min_seats:
-        raise DraftTableSize(_("Table %(n)s would have fewer than %(min)s seats.") % {
+        raise DraftTableSize(ngettext("Table %(n)s would have fewer than %(min)s seat.",
+                                      "Table %(n)s would have fewer than %(min)s seats.", setup.min_seats) % {
             "n": target.number, "min": setup.min_seats})
     if left and len(left) < setup.min_seats and source.kind == Table.Kind.MATCH:
-        raise DraftTableSize(_("Table %(n)s would have fewer than %(min)s seats.") % {
+        raise DraftTableSize(ngettext("Table %(n)s would have fewer than %(min)s seat.",
+                                      "Table %(n)s would have fewer than %(min)s seats.", setup.min_seats) % {
             "n": source.number, "min": setup.min_seats})
     forfeited = _forfeited(rnd.tournament)
     if left:
