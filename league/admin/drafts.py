@@ -16,6 +16,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from league import services
@@ -25,13 +26,13 @@ from league.selectors import drafts
 
 
 class SwapForm(forms.Form):
-    first = forms.TypedChoiceField(label=_("player"), coerce=int)
-    second = forms.TypedChoiceField(label=_("swap with"), coerce=int)
+    first = forms.TypedChoiceField(label=capfirst(_("player")), coerce=int)
+    second = forms.TypedChoiceField(label=capfirst(_("swap with")), coerce=int)
 
 
 class MoveForm(forms.Form):
-    entrant = forms.TypedChoiceField(label=_("player"), coerce=int)
-    table = forms.TypedChoiceField(label=_("to table"), coerce=int)
+    entrant = forms.TypedChoiceField(label=capfirst(_("player")), coerce=int)
+    table = forms.TypedChoiceField(label=capfirst(_("to table")), coerce=int)
 
 
 def _forms(draft: dict, data=None) -> tuple[SwapForm, MoveForm]:

@@ -71,7 +71,8 @@ class TournamentForm(ClockForm):
     class Meta:
         model = Tournament
         fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
-                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule")
+                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule",
+                  "same_club_rounds")
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
         field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
@@ -116,6 +117,8 @@ class TournamentForm(ClockForm):
             else:
                 self.fields["timeout_rule"].choices = rules
                 self.initial["timeout_rule"] = self.instance.timeout_rule
+        if "same_club_rounds" in self.fields:
+            self.fields["same_club_rounds"].required = False   # left out: as it was
         if "season" in self.fields:
             league_id = self._league_id()
             if league_id is not None:
@@ -146,6 +149,8 @@ class TournamentForm(ClockForm):
             self.instance.game = league.game
             if "options" in self.fields and data.get("options") is None:
                 data["options"] = dict(league.options)
+        if "same_club_rounds" in self.fields and data.get("same_club_rounds") is None:
+            data["same_club_rounds"] = self.instance.same_club_rounds
         if "timeout_rule" in self.fields and not data.get("timeout_rule"):
             # "as the league says" (a new tournament), or what it was (a form sent without it)
             if self.instance.pk is not None:
@@ -218,6 +223,7 @@ class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
                            "rounds")}),
         clock_fieldset,
         (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
+        (_("Pairing"), {"fields": ("same_club_rounds",)}),
     ]
     add_fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),

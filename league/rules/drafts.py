@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from league.rules.pairing import Forbidden
 
@@ -60,8 +61,10 @@ FLAG_RULES = {
                    "(%(gap)s)."),
     "forbidden": _("Forbidden pair: two players who are not to be seated together could not be kept apart."),
     "team": _("Team-mates: two players of one team at the table who do not play as partners."),
-    "club": _("Clubmates: two players of one club at the table in the first %(rounds)s rounds, in which the "
-              "tournament keeps clubmates apart where it can."),
+    "club": ngettext_lazy("Clubmates: two players of one club at the table in the first %(rounds)s round, in "
+                          "which the tournament keeps clubmates apart where it can.",
+                          "Clubmates: two players of one club at the table in the first %(rounds)s rounds, in "
+                          "which the tournament keeps clubmates apart where it can.", "rounds"),
 }
 
 

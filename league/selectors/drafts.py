@@ -94,7 +94,7 @@ def _flag_text(flag: rules.Flag, name: dict[int, str], reasons: dict[frozenset[i
     if flag.code == "second_bye":
         return ngettext("%(a)s has had a bye before.", "%(a)s has had %(n)s byes before.", n) % {"a": a, "n": n}
     if flag.code == "score_gap":
-        return _("%(a)s and %(b)s are %(gap)s points apart.") % {"a": a, "b": b, "gap": num(Decimal(n) / 100)}
+        return _("%(a)s and %(b)s differ in points by %(gap)s.") % {"a": a, "b": b, "gap": num(Decimal(n) / 100)}
     if flag.code == "forbidden":
         reason = reasons.get(frozenset(flag.players[:2]), "")
         text = _("%(a)s and %(b)s are not to be seated together; the draw could not keep them apart.") % {
@@ -114,7 +114,7 @@ def _table_reason(rnd: Round, table: Table, seats: list[TableSeat], history: dic
                         h.byes if h else 0) % {"n": h.byes if h else 0, "place": places.get(seats[0].entrant_id, "–")}
     if rnd.number == 1:
         return _("Seeds %(seeds)s.") % {"seeds": ", ".join(str(s.entrant.seed) for s in seats)}
-    return _("Places %(places)s, on %(points)s points.") % {
+    return _("Places %(places)s; points %(points)s.") % {
         "places": ", ".join(str(places.get(s.entrant_id, "–")) for s in seats),
         "points": ", ".join(num(Decimal(history[s.entrant_id].score) / 100) if s.entrant_id in history else "0"
                             for s in seats)}
@@ -168,7 +168,9 @@ def flag_rules(tournament: Tournament) -> list[dict]:
         if code == "score_gap":
             text = str(rule) % {"gap": num(tournament.league.win_points)}
         elif code == "club":
-            text = str(rule) % {"rounds": tournament.same_club_rounds}
+            if not tournament.same_club_rounds:
+                continue   # the tournament does not keep clubmates apart: the flag never shows
+            text = rule % {"rounds": tournament.same_club_rounds}
         else:
             text = str(rule)
         out.append({"code": code, "text": text})

@@ -69,12 +69,21 @@ def round_pair(*, tournament_id: int) -> Round | None:
         _tournament_finish(tournament)
         return None
     rnd = Round.objects.create(tournament=tournament, number=number, scheduled_on=tournament.round_date(number),
-                               starts_at=tournament.starts_at if number == 1 else None)
+                               starts_at=_scheduled_start(tournament, number))
     for table_number, kind, seated in tables:
         table = Table.objects.create(round=rnd, number=table_number, kind=kind)
         TableSeat.objects.bulk_create([TableSeat(table=table, entrant_id=e, position=p, forfeited=e in withdrawn)
                                        for p, e in enumerate(seated)])
     return rnd
+
+
+def _scheduled_start(tournament: Tournament, number: int):
+    """When a drafted round is released by itself (``league.services.drafts.rounds_release_due``): the first
+    round at the tournament's start time, if that is still ahead (a round paired later waits for the
+    organiser's release)."""
+    if number == 1 and tournament.starts_at is not None and tournament.starts_at > timezone.now():
+        return tournament.starts_at
+    return None
 
 
 def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> list[Entrant]:

@@ -148,6 +148,15 @@ def test_the_first_round_starts_at_the_tournaments_start_time(client, league):
     assert "Starts at" in page and f'datetime="{local:%Y-%m-%dT%H:%M:%S}' in page
 
 
+def test_a_first_round_drafted_after_the_start_time_waits_for_the_organiser(league):
+    # given a tournament whose start time has passed
+    t = make_tournament(league, players=4)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(minutes=5))
+    # when its first round is drafted, the sweep leaves it for the organiser to review and release
+    rnd = services.round_pair(tournament_id=t.pk)
+    assert rnd.starts_at is None and services.rounds_release_due() == 0
+
+
 def test_swiss_keeps_a_forbidden_pair_apart_when_it_can(league, django_user_model):
     # given four people in seed order; seeds 1 and 3 would meet, but they are family
     a, b, c, d = people(django_user_model, ["ana", "bert", "cita", "dan"])
