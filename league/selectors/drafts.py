@@ -6,15 +6,17 @@
 - ``forbidden_pairs``: the pairs of entrants not to be seated together in a round (forbidden pairings of the
   tournament and of its club; clubmates in the first ``same_club_rounds`` rounds), as the formats read them;
 - ``tournament_changes``: each round's changes to its draft (who made them, when) and its scheduled start,
-  for the tournament page.
+  for the tournament page (the start in the reader's time zone and on the club's clock, ``Club.time_zone``).
 """
 from __future__ import annotations
 
 import itertools
 from collections import defaultdict
 from decimal import Decimal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -197,16 +199,28 @@ def round_changes(rnd: Round) -> list[dict]:
             for c in rnd.changes.select_related("by").order_by("at", "pk")]
 
 
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
 def tournament_changes(tournament: Tournament) -> list[dict]:
     """The rounds that had their draft changed or wait for a scheduled start, for the tournament page."""
     changes: dict[int, list[dict]] = defaultdict(list)
     for c in RoundChange.objects.filter(round__tournament=tournament).select_related("by").order_by("at", "pk"):
         changes[c.round_id].append({"kind": c.kind, "text": change_text(c),
                                     "by": c.by.get_username() if c.by else "", "at": c.at})
+    club_zone = _zone(tournament.league.club.time_zone)
     out = []
     for rnd in tournament.round_set.filter(Q(pk__in=list(changes)) | Q(status=Round.Status.PAIRED,
                                                                        starts_at__isnull=False)).order_by("number"):
         waiting = rnd.status == Round.Status.PAIRED and rnd.starts_at is not None
+        club_time = timezone.localtime(rnd.starts_at, club_zone) if waiting else None
         out.append({"number": rnd.number, "changes": changes.get(rnd.pk, []),
-                    "draft": rnd.status == Round.Status.PAIRED, "starts_at": rnd.starts_at if waiting else None})
+                    "draft": rnd.status == Round.Status.PAIRED, "starts_at": rnd.starts_at if waiting else None,
+                    # the club's wall clock (naive, so that the page does not turn it into the reader's)
+                    "club_time": club_time.replace(tzinfo=None) if club_time else None,
+                    "club_zone": club_time.tzname() if club_time else ""})
     return out

@@ -4,6 +4,7 @@ a draft in the admin."""
 from __future__ import annotations
 
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -13,7 +14,7 @@ from django.utils import timezone
 from games import dispatch
 from games.models import Match
 from league import services, tasks
-from league.models import ForbiddenPair, Round, RoundChange, Table, TableSeat, Tournament
+from league.models import Club, ForbiddenPair, Round, RoundChange, Table, TableSeat, Tournament
 from league.selectors import drafts
 from tests.league.conftest import make_tournament
 
@@ -146,6 +147,12 @@ def test_the_first_round_starts_at_the_tournaments_start_time(client, league):
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
     local = timezone.localtime(starts, timezone.get_default_timezone())
     assert "Starts at" in page and f'datetime="{local:%Y-%m-%dT%H:%M:%S}' in page
+    # and on the club's clock too (a club in Vilnius: an hour ahead of Riga in winter, two of UTC)
+    Club.objects.filter(pk=league.club_id).update(time_zone="Europe/Vilnius")
+    page = client.get(f"/tournaments/{t.pk}/", HTTP_COOKIE="cardleague_tz=UTC").content.decode()
+    vilnius = timezone.localtime(starts, ZoneInfo("Europe/Vilnius"))
+    assert "at the club:" in page and f"({vilnius.tzname()})" in page
+    assert drafts.tournament_changes(t)[0]["club_time"] == vilnius.replace(tzinfo=None)
 
 
 def test_a_first_round_drafted_after_the_start_time_waits_for_the_organiser(league):
