@@ -290,3 +290,36 @@ def test_an_organiser_swaps_and_releases_from_the_draft_page(client, league, dja
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.RUNNING and seating(rnd) == {1: [a, c], 2: [b, d]}
     assert RoundChange.objects.get().by == olga
+
+
+def test_a_knockout_keeps_a_forbidden_pair_apart_in_its_first_round(league, django_user_model):
+    # given four people seeded by entry: seed 1 would meet seed 4, but they are family
+    a, b, c, d = people(django_user_model, ["ana", "bert", "cita", "dan"])
+    t = services.tournament_create(league_id=league.pk, name="Cup", format="knockout", seeding="entry")
+    for p in (a, b, c, d):
+        services.entrant_add(tournament_id=t.pk, player_id=p.pk)
+    ForbiddenPair.objects.create(tournament=t, first=a, second=d, reason="siblings")
+    # when the first round is drawn
+    rnd = services.round_pair(tournament_id=t.pk)
+    # then the top seeds still head their tables, and ana and dan are apart
+    names = [[TableSeat.objects.get(table__round=rnd, entrant_id=e).entrant.player.name for e in seats]
+             for seats in seating(rnd).values()]
+    assert [n[0] for n in names] == ["ana", "bert"]
+    assert all({"ana", "dan"} != set(n) for n in names)
+
+
+def test_an_organiser_moves_a_player_from_the_draft_page(client, league, django_user_model):
+    # given five bots drafted at tables of up to three, and an organiser
+    rnd = drafted(league, players=5, seats=3)
+    olga = _staff(django_user_model, "olga", league.club, ["view_tournament", "change_tournament"])
+    client.force_login(olga)
+    tables = seating(rnd)
+    big = next(n for n, t in tables.items() if len(t) == 3)
+    small = next(n for n, t in tables.items() if len(t) == 2)
+    url = f"/admin/league/tournament/{rnd.tournament_id}/draft/"
+    # when she moves a player of the full table to the other
+    r = client.post(url, {"action": "move", "round": "1", "move-entrant": tables[big][0], "move-table": small},
+                    follow=True)
+    # then the page says so, and the move is recorded with her name
+    assert "moved from table" in r.content.decode()
+    assert RoundChange.objects.get().kind == RoundChange.Kind.MOVE and len(seating(rnd)[small]) == 3
