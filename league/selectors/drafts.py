@@ -5,7 +5,8 @@
   made to it and the rules of the flags in words;
 - ``forbidden_pairs``: the pairs of entrants not to be seated together in a round (forbidden pairings of the
   tournament and of its club; clubmates in the first ``same_club_rounds`` rounds), as the formats read them;
-- ``tournament_changes``: each round's changes to its draft (who made them, when) and its scheduled start,
+- ``tournament_drafts``: how it keeps forbidden pairs apart (``apart_rule``) and ``tournament_changes``:
+  each round's changes to its draft (who made them, when) and its scheduled start,
   for the tournament page (the start in the reader's time zone and on the club's clock, ``Club.time_zone``).
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
 from league.models import Club, Entrant, ForbiddenPair, Round, RoundChange, Standing, Table, TableSeat, Tournament
@@ -204,6 +206,34 @@ def _zone(name: str) -> ZoneInfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo("UTC")
+
+
+#: How each format keeps forbidden pairs apart, for the tournament page (others: ``APART_OTHER``).
+APART = {
+    "swiss": _lazy("Players not to be seated together (forbidden pairings; clubmates in the first rounds the "
+                   "tournament sets) meet only when no other draw of the round avoids it: this rule comes before "
+                   "every other."),
+    "knockout": _lazy("Players not to be seated together (forbidden pairings; clubmates in the first rounds the "
+                      "tournament sets) are kept apart in the first round: one of them, never a table's top seed, "
+                      "changes places with the player in the same place at the nearest table."),
+}
+APART_OTHER = _lazy("Players not to be seated together (forbidden pairings; clubmates in the first rounds the "
+                    "tournament sets) are kept apart where this format's draw allows; a pair seated together is "
+                    "flagged on the round's draft.")
+
+
+def apart_rule(tournament: Tournament) -> str:
+    """How the tournament keeps forbidden pairs apart, in words ("" when it has none to keep apart)."""
+    if not tournament.same_club_rounds and not ForbiddenPair.objects.filter(
+            Q(tournament=tournament) | Q(club_id=tournament.league.club_id)).exists():
+        return ""
+    return str(APART.get(tournament.format, APART_OTHER))
+
+
+def tournament_drafts(tournament: Tournament) -> dict:
+    """For the tournament page: the rounds' changes and scheduled starts (``tournament_changes``) and how it
+    keeps forbidden pairs apart (``apart_rule``)."""
+    return {"rounds": tournament_changes(tournament), "apart": apart_rule(tournament)}
 
 
 def tournament_changes(tournament: Tournament) -> list[dict]:

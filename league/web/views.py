@@ -67,7 +67,7 @@ def _tournament_context(request, tournament_id: int) -> dict:
 
     tournament = _tournament(tournament_id)
     context = tournaments.tournament_page(tournament, request.user)
-    context["draft_changes"] = drafts.tournament_changes(tournament)
+    context["drafts"] = drafts.tournament_drafts(tournament)
     running = tournament.status == Tournament.Status.RUNNING
     context["stream_url"] = reverse("tournament_stream", args=[tournament.pk]) \
         if streaming.available(request) and running else None

@@ -164,7 +164,7 @@ def test_a_first_round_drafted_after_the_start_time_waits_for_the_organiser(leag
     assert rnd.starts_at is None and services.rounds_release_due() == 0
 
 
-def test_swiss_keeps_a_forbidden_pair_apart_when_it_can(league, django_user_model):
+def test_swiss_keeps_a_forbidden_pair_apart_when_it_can(client, league, django_user_model):
     # given four people in seed order; seeds 1 and 3 would meet, but they are family
     a, b, c, d = people(django_user_model, ["ana", "bert", "cita", "dan"])
     t = services.tournament_create(league_id=league.pk, name="Family night", rounds=2, seeding="entry")
@@ -178,6 +178,8 @@ def test_swiss_keeps_a_forbidden_pair_apart_when_it_can(league, django_user_mode
                  .select_related("entrant")}
     assert by_player[a.pk] != by_player[c.pk]
     assert not [f for t_ in drafts.round_draft(rnd)["tables"] for f in t_["flags"] if f["code"] == "forbidden"]
+    # and the tournament page says how Swiss keeps them apart
+    assert "meet only when no other draw of the round avoids it" in client.get(f"/tournaments/{t.pk}/").content.decode()
 
 
 def test_swiss_reports_a_forbidden_pair_it_cannot_avoid(league, django_user_model):
