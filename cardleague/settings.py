@@ -241,6 +241,8 @@ CELERY_BEAT_SCHEDULE = {
     "games-sweep": {"task": "games.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
     "games-clocks": {"task": "games.clocks", "schedule": CARDLEAGUE_CLOCKS_EVERY},
     "league-sweep": {"task": "league.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
+    # drafted rounds released at their scheduled start (Round.starts_at)
+    "league-release-due": {"task": "league.release_due", "schedule": CARDLEAGUE_SWEEP_EVERY},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

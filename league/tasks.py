@@ -12,7 +12,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from league.services import notifications, rounds, running
+from league.services import drafts, notifications, rounds, running
 
 
 @shared_task(name="league.table_play", ignore_result=True, acks_late=True, reject_on_worker_lost=True)
@@ -38,6 +38,13 @@ def tournament_sweep(tournament_id: int) -> int:
 def sweep() -> dict:
     """Periodic (Celery beat): record lost results and re-queue tables whose task was lost."""
     return running.tournaments_sweep(stall_seconds=settings.CARDLEAGUE_STALL_SECONDS)
+
+
+@shared_task(name="league.release_due", ignore_result=True)
+def release_due() -> int:
+    """Periodic (Celery beat): release the drafted rounds whose scheduled start has passed (their matches'
+    tasks are handed on through ``games.dispatch``)."""
+    return drafts.rounds_release_due()
 
 
 @shared_task(name="league.notify_turn", ignore_result=True, autoretry_for=(OSError,), retry_backoff=True,

@@ -34,6 +34,7 @@ from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
 from league import services
 from league.admin.clubs import OrganiserScoped
+from league.admin.drafts import DraftAdmin
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
@@ -70,7 +71,8 @@ class TournamentForm(ClockForm):
     class Meta:
         model = Tournament
         fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
-                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule")
+                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule",
+                  "same_club_rounds")
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
         field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
@@ -115,6 +117,8 @@ class TournamentForm(ClockForm):
             else:
                 self.fields["timeout_rule"].choices = rules
                 self.initial["timeout_rule"] = self.instance.timeout_rule
+        if "same_club_rounds" in self.fields:
+            self.fields["same_club_rounds"].required = False   # left out: as it was
         if "season" in self.fields:
             league_id = self._league_id()
             if league_id is not None:
@@ -145,6 +149,8 @@ class TournamentForm(ClockForm):
             self.instance.game = league.game
             if "options" in self.fields and data.get("options") is None:
                 data["options"] = dict(league.options)
+        if "same_club_rounds" in self.fields and data.get("same_club_rounds") is None:
+            data["same_club_rounds"] = self.instance.same_club_rounds
         if "timeout_rule" in self.fields and not data.get("timeout_rule"):
             # "as the league says" (a new tournament), or what it was (a form sent without it)
             if self.instance.pk is not None:
@@ -201,7 +207,7 @@ class EntrantInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
+class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
     club_path = "league__club__"
     scoped_choices = {"league": "club__", "season": "league__club__"}
     form = TournamentForm
@@ -217,6 +223,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
                            "rounds")}),
         clock_fieldset,
         (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
+        (_("Pairing"), {"fields": ("same_club_rounds",)}),
     ]
     add_fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
@@ -229,7 +236,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         js = ["league/admin_terms.js"]
 
     running_fieldsets = [
-        (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel")}),
+        (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel", "draft_link")}),
         (_("Standings"), {"fields": ("standings_panel",)}),
         (pgettext_lazy("a round of a tournament", "Rounds"), {"fields": ("rounds_panel",)}),
     ]
@@ -240,7 +247,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         return self.fieldsets + self.running_fieldsets
 
     def get_readonly_fields(self, request, obj=None):
-        panels = ("status", "terms", "progress_panel", "entries_panel", "standings_panel", "rounds_panel")
+        panels = ("status", "terms", "progress_panel", "entries_panel", "standings_panel", "rounds_panel",
+                  "draft_link")
         if obj is None:
             return ()
         if obj.status == Tournament.Status.DRAFT:

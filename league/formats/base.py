@@ -35,7 +35,7 @@ from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from league.rules.pairing import Contender, Pairing, PairingRules, Sides
+from league.rules.pairing import Contender, Forbidden, Pairing, PairingRules, Sides
 
 #: The formats every site has, in the order the admin offers them.
 BUILT_IN = ("league.formats.round_robin", "league.formats.double_round_robin", "league.formats.swiss",
@@ -50,11 +50,14 @@ class Setup:
     """What a format reads of its tournament: ``seats`` per table, the game's smallest table
     (``min_seats``, at least two), the game's partnerships at each table size (``sides``, as
     ``league.rules.pairing`` reads them) and the number of rounds as set (``rounds``: before the start,
-    what the organiser chose, if anything; from the first round on, the rounds planned)."""
+    what the organiser chose, if anything; from the first round on, the rounds planned). When a round is
+    drawn, ``forbidden``: the pairs of entrants not to be seated together in it (forbidden pairings,
+    clubmates in the first rounds), which a format that pairs from results keeps apart where it can."""
     seats: int = 2
     min_seats: int = 2
     sides: Sides = ()
     rounds: int | None = None
+    forbidden: Forbidden = frozenset()
 
 
 @dataclass(frozen=True)

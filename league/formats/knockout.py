@@ -53,6 +53,8 @@ class Knockout(TournamentFormat):
                     "players.",
                     "Players: %(n)s. Some first-round tables would have fewer than %(min)s seats; add or remove "
                     "players.", setup.min_seats) % {"n": len(seeds), "min": setup.min_seats})
+            if setup.forbidden:
+                groups = [list(g) for g in pairing.knockout_apart(groups, setup.forbidden)]
         else:
             groups = [[w for w in slot if w is not None]
                       for slot in pairing.knockout_next(field.winners(number - 1), setup.seats)]

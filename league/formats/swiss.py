@@ -29,9 +29,10 @@ class Swiss(TournamentFormat):
         if len(contenders) < setup.min_seats:
             return None
         if setup.seats == 2:
-            drawn = pairing.swiss_pairs(contenders)
+            drawn = pairing.swiss_pairs(contenders, setup.forbidden)
         else:
-            drawn = pairing.swiss_tables(contenders, setup.seats, setup.min_seats, sides=setup.sides)
+            drawn = pairing.swiss_tables(contenders, setup.seats, setup.min_seats, sides=setup.sides,
+                                          forbidden=setup.forbidden)
         return numbered(drawn.tables, drawn.byes)
 
     def pairing_rules(self, setup: Setup, field: int | None = None) -> PairingRules:

@@ -304,11 +304,27 @@ def _lexicographic(levels: list[tuple[int, int]]) -> list[int]:
     return scales
 
 
-def swiss_pairs(players: Sequence[Contender]) -> Pairing:
+Forbidden = frozenset[frozenset[int]]
+
+
+def forbidden_at(table: Sequence[int], forbidden: Forbidden) -> list[tuple[int, int]]:
+    """The forbidden pairs (two players not to be seated together) at one table."""
+    return [(a, b) for a, b in itertools.combinations(table, 2) if frozenset((a, b)) in forbidden]
+
+
+def clubmate_pairs(clubs: dict[int, frozenset[int]]) -> Forbidden:
+    """Every pair of players who share a club (``clubs``: player → the clubs they belong to)."""
+    return frozenset(frozenset((a, b)) for a, b in itertools.combinations(sorted(clubs), 2)
+                     if clubs[a] & clubs[b])
+
+
+def swiss_pairs(players: Sequence[Contender], forbidden: Forbidden = frozenset()) -> Pairing:
     """Two-seat Swiss pairing of ``players`` given in ranking order (best first).
 
     Maximum-weight perfect matching; each edge's weight is a fixed top value minus lexicographic
     penalties, so a level counts only between matchings equal on every level above it:
+    0. the two are a forbidden pair (``forbidden``: family members, clubmates in the first rounds),
+       so they meet only when no perfect matching avoids it;
     1. times the two have already met (so rematches happen only when no
        perfect matching without them exists);
     2. both already hold one seat twice more than the other, the same seat
@@ -344,10 +360,11 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
     lo, hi = min(scores.values()), max(scores.values())
     edges_in_matching = n // 2 + 1
     max_met = max([c for m in met.values() for c in m.values()] + [0])
-    levels = [(max_met + 1, edges_in_matching), (1, edges_in_matching), (n, 1), (1, edges_in_matching),
-              ((hi - lo) ** 2, edges_in_matching), (1, edges_in_matching), (n, edges_in_matching)]
-    s_met, s_limit, s_bye, s_strong, s_score, s_mild, s_half = _lexicographic(levels)
-    top = s_met * (levels[0][0] * levels[0][1] + 1)
+    levels = [(1, edges_in_matching), (max_met + 1, edges_in_matching), (1, edges_in_matching), (n, 1),
+              (1, edges_in_matching), ((hi - lo) ** 2, edges_in_matching), (1, edges_in_matching),
+              (n, edges_in_matching)]
+    s_forbidden, s_met, s_limit, s_bye, s_strong, s_score, s_mild, s_half = _lexicographic(levels)
+    top = s_forbidden * (levels[0][0] * levels[0][1] + 1)
 
     graph = nx.Graph()
     for a, b in itertools.combinations(players, 2):
@@ -363,7 +380,8 @@ def swiss_pairs(players: Sequence[Contender]) -> Pairing:
             ia, size = pos_in_group[a.id]
             ib, _x = pos_in_group[b.id]
             half = abs(abs(ia - ib) - size // 2)
-        penalty = (met[a.id][b.id] * s_met + limit * s_limit + strong * s_strong
+        penalty = (int(frozenset((a.id, b.id)) in forbidden) * s_forbidden + met[a.id][b.id] * s_met
+                   + limit * s_limit + strong * s_strong
                    + (a.score - b.score) ** 2 * s_score
                    + mild * s_mild + half * s_half)
         graph.add_edge(a.id, b.id, weight=top - penalty)
@@ -415,7 +433,8 @@ def _seat_pair(a: int, b: int, rank: dict[int, int], prefs: dict[int, tuple[int,
 # Swiss, three or more seats
 # ---------------------------------------------------------------------------
 
-def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int, sides: Sides = ()) -> Pairing:
+def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int, sides: Sides = (),
+                 forbidden: Forbidden = frozenset()) -> Pairing:
     """Multi-seat Swiss: tables grouped by score, few players meeting again, seats rotated.
 
     ``players`` in ranking order. Byes (when the field cannot be split into
@@ -423,8 +442,8 @@ def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int, sides
     so far, lowest-ranked first (``swiss_table_byes``). The rest are cut into
     tables from the top of the ranking, larger tables first (``table_sizes``),
     so the smaller tables go to the lower-ranked; then swaps between tables are
-    made while they lower, lexicographically, (times players at a table have
-    met before, sum of squared score gaps at a table). Seats follow
+    made while they lower, lexicographically, (forbidden pairs at a table, times
+    players at a table have met before, sum of squared score gaps at a table). Seats follow
     ``seat_order``; with partnerships at a table's size, the fewest repeat
     partners first.
     """
@@ -442,10 +461,14 @@ def swiss_tables(players: Sequence[Contender], seats: int, min_seats: int, sides
         tables.append([p.id for p in field_[i:i + size]])
         i += size
     spread_max = max((score[a] - score[b]) ** 2 for a in score for b in score) if score else 0
-    weight = spread_max * sum(s * (s - 1) // 2 for s in sizes) + 1
+    pairs = sum(s * (s - 1) // 2 for s in sizes)
+    weight = spread_max * pairs + 1
+    max_met = max([c for m in met.values() for c in m.values()] + [0])
+    apart = (max_met * weight + spread_max) * pairs + 1
 
     def cost(table: list[int]) -> int:
-        return sum(met[a][b] * weight + (score[a] - score[b]) ** 2 for a, b in itertools.combinations(table, 2))
+        return sum(int(frozenset((a, b)) in forbidden) * apart + met[a][b] * weight + (score[a] - score[b]) ** 2
+                   for a, b in itertools.combinations(table, 2))
 
     for _step in range(200):
         best = None
@@ -553,6 +576,30 @@ def knockout_slots(n: int, seats: int = 2, min_seats: int = 2) -> list[tuple[int
         others, fill = fill[:count], fill[count:]
         tables[head] = (head, *sorted(others), *([None] * short[head - 1]))
     return [tables[head] for head in bracket_positions(rounds - 1, seats)]
+
+
+def knockout_apart(tables: Sequence[Sequence[int]], forbidden: Forbidden) -> list[tuple[int, ...]]:
+    """A first round's tables with forbidden pairs kept apart where the seeds allow: a player (never the
+    table's head, the top seed there) changes places with the player in the same position of another
+    table, the nearest in the bracket first, when that leaves neither table with a forbidden pair. A
+    pair no such swap separates stays (the draft reports it)."""
+    out = [list(t) for t in tables]
+    for ti in range(len(out)):
+        for a, b in forbidden_at(out[ti], forbidden):
+            if frozenset((a, b)) not in {frozenset(p) for p in forbidden_at(out[ti], forbidden)}:
+                continue
+            mover = max(out[ti].index(a), out[ti].index(b))
+            if mover == 0:
+                continue
+            for tj in sorted(range(len(out)), key=lambda j: (abs(j - ti), j)):
+                if tj == ti or len(out[tj]) <= mover:
+                    continue
+                first, second = list(out[ti]), list(out[tj])
+                first[mover], second[mover] = second[mover], first[mover]
+                if not forbidden_at(first, forbidden) and not forbidden_at(second, forbidden):
+                    out[ti], out[tj] = first, second
+                    break
+    return [tuple(t) for t in out]
 
 
 def knockout_next(winners: Sequence[int | None], seats: int = 2) -> list[tuple[int | None, ...]]:

@@ -28,6 +28,15 @@ from league.services.clubs import (
                                     player_for_user,
                                     season_create,
 )
+from league.services.drafts import (
+                                    DraftReleased,
+                                    DraftSamePlace,
+                                    DraftTableSize,
+                                    NotInDraft,
+                                    draft_move,
+                                    draft_swap,
+                                    rounds_release_due,
+)
 from league.services.errors import (
                                     AlreadyEntered,
                                     AlreadyWithdrawn,
@@ -66,6 +75,7 @@ from league.services.rounds import (
                                     planned_rounds,
                                     round_close,
                                     round_pair,
+                                    round_release,
                                     round_start,
                                     table_match_create,
                                     table_record,
@@ -93,4 +103,6 @@ __all__ = [
     "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "round_start",
     "table_match_create", "table_run", "match_result_record", "table_record", "round_close", "standings_apply",
     "rating_apply", "projections_rebuild", "tournament_sweep", "tournaments_sweep", "tournament_run",
+    "round_release", "draft_swap", "draft_move", "rounds_release_due", "DraftReleased", "DraftSamePlace",
+    "DraftTableSize", "NotInDraft",
 ]

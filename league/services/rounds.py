@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from dataclasses import replace
 
 from django.conf import settings
 from django.db import transaction
@@ -15,6 +16,7 @@ from league.formats.base import CannotPair
 from league.models import Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal
 from league.rules import pairing
 from league.rules.scoring import sides_of
+from league.selectors.drafts import forbidden_pairs
 from league.selectors.rounds import Played, format_setup
 from league.selectors.standings import ranked_entrant_ids
 from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
@@ -66,12 +68,22 @@ def round_pair(*, tournament_id: int) -> Round | None:
     if tables is None:
         _tournament_finish(tournament)
         return None
-    rnd = Round.objects.create(tournament=tournament, number=number, scheduled_on=tournament.round_date(number))
+    rnd = Round.objects.create(tournament=tournament, number=number, scheduled_on=tournament.round_date(number),
+                               starts_at=_scheduled_start(tournament, number))
     for table_number, kind, seated in tables:
         table = Table.objects.create(round=rnd, number=table_number, kind=kind)
         TableSeat.objects.bulk_create([TableSeat(table=table, entrant_id=e, position=p, forfeited=e in withdrawn)
                                        for p, e in enumerate(seated)])
     return rnd
+
+
+def _scheduled_start(tournament: Tournament, number: int):
+    """When a drafted round is released by itself (``league.services.drafts.rounds_release_due``): the first
+    round at the tournament's start time, if that is still ahead (a round paired later waits for the
+    organiser's release)."""
+    if number == 1 and tournament.starts_at is not None and tournament.starts_at > timezone.now():
+        return tournament.starts_at
+    return None
 
 
 def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> list[Entrant]:
@@ -97,9 +109,9 @@ def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> l
 def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict[int, int]):
     """The next round's tables as [(table number, kind, [entrant ids in seat order])], or None when
     nobody is left to pair: the tournament's format draws them (``league.formats``)."""
+    setup = replace(format_setup(tournament), forbidden=forbidden_pairs(tournament, number, entrants))
     try:
-        seatings = tournament.format_rules.pair(number, format_setup(tournament),
-                                                _Field(tournament, entrants, withdrawn))
+        seatings = tournament.format_rules.pair(number, setup, _Field(tournament, entrants, withdrawn))
     except CannotPair as exc:
         raise InvalidTournament(str(exc)) from None
     if seatings is None:
@@ -164,8 +176,9 @@ def _tournament_finish(tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def round_start(*, round_id: int) -> Round:
-    """Start a paired round: create its matches, decide byes and forfeits, enqueue a task per match.
+def round_release(*, round_id: int) -> Round:
+    """Release a drafted (paired) round: the only way a draft goes live. Create its matches, decide byes
+    and forfeits, enqueue a task per match, and only now notify its people.
 
     On a round already running it enqueues the tables still undecided again
     (the tasks are idempotent), so it also restarts a stalled round.
@@ -199,6 +212,10 @@ def round_start(*, round_id: int) -> Round:
     if people:
         dispatch.start("league.notify_round", (rnd.pk,))
     return rnd
+
+
+#: Starting a round is releasing its draft (the name its older callers use).
+round_start = round_release
 
 
 def _tables_play(table_ids) -> None:

@@ -20,7 +20,7 @@ from games.kits import GAME_LABELS
 from games.web import streaming
 from league import services
 from league.models import LANGUAGE_SESSION_KEY, Club, ClubInvite, League, PlayerProfile, Tournament
-from league.selectors import accounts, clubs, exports, players, rounds, standings, tournaments
+from league.selectors import accounts, clubs, drafts, exports, players, rounds, standings, tournaments
 from league.services.challenge_rules import TooManyRefused, UnknownPeople, challenge_rules, challenge_rules_set
 from league.services.challenge_rules import challenger_refuse as refuse_challenger
 from league.web.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
@@ -67,6 +67,7 @@ def _tournament_context(request, tournament_id: int) -> dict:
 
     tournament = _tournament(tournament_id)
     context = tournaments.tournament_page(tournament, request.user)
+    context["drafts"] = drafts.tournament_drafts(tournament)
     running = tournament.status == Tournament.Status.RUNNING
     context["stream_url"] = reverse("tournament_stream", args=[tournament.pk]) \
         if streaming.available(request) and running else None

@@ -272,3 +272,58 @@ def test_top_two_seeds_meet_only_in_the_final():
     half = len(slots) // 2
     assert any(1 in t for t in slots[:half]) and any(2 in t for t in slots[half:])
     assert slots[0] == (1, 16)
+
+
+# ---------------------------------------------------------------------------
+# Forbidden pairings (family members, clubmates in the first rounds)
+# ---------------------------------------------------------------------------
+
+def test_swiss_pairs_keep_a_forbidden_pair_apart_when_another_pairing_exists():
+    from league.rules.pairing import Contender, swiss_pairs
+    players = [Contender(i, 0) for i in range(1, 5)]
+    plain = swiss_pairs(players)
+    assert (1, 3) in plain.tables   # top half against bottom half
+    drawn = swiss_pairs(players, frozenset({frozenset((1, 3))}))
+    assert all({1, 3} != set(t) for t in drawn.tables)
+    assert sorted(drawn.players()) == [1, 2, 3, 4]
+
+
+def test_swiss_pairs_seat_a_forbidden_pair_together_only_when_nothing_else_is_possible():
+    from league.rules.pairing import Contender, swiss_pairs
+    drawn = swiss_pairs([Contender(1), Contender(2)], frozenset({frozenset((1, 2))}))
+    assert [set(t) for t in drawn.tables] == [{1, 2}]
+
+
+def test_swiss_pairs_put_a_forbidden_pair_before_a_repeat_meeting():
+    from league.rules.pairing import Contender, swiss_pairs
+    players = [Contender(1, opponents=(2,)), Contender(2, opponents=(1,)), Contender(3), Contender(4)]
+    forbidden = frozenset({frozenset((1, 3)), frozenset((1, 4))})
+    drawn = swiss_pairs(players, forbidden)
+    assert {1, 2} in [set(t) for t in drawn.tables]
+
+
+def test_swiss_tables_keep_a_forbidden_pair_apart_at_larger_tables():
+    from league.rules.pairing import Contender, swiss_tables
+    players = [Contender(i, 100 - i) for i in range(1, 7)]
+    assert {1, 2} <= set(swiss_tables(players, 3, 3).tables[0])
+    drawn = swiss_tables(players, 3, 3, forbidden=frozenset({frozenset((1, 2))}))
+    assert all(not {1, 2} <= set(t) for t in drawn.tables)
+
+
+def test_knockout_apart_swaps_a_forbidden_pair_into_neighbouring_tables():
+    from league.rules.pairing import knockout_apart
+    tables = [(1, 8), (4, 5), (3, 6), (2, 7)]
+    apart = knockout_apart(tables, frozenset({frozenset((1, 8))}))
+    assert apart[0][0] == 1 and apart[0][1] != 8   # the top seed stays at the head of its table
+    assert sorted(p for t in apart for p in t) == list(range(1, 9))
+
+
+def test_knockout_apart_leaves_a_pair_no_swap_separates():
+    from league.rules.pairing import knockout_apart
+    assert knockout_apart([(1, 2)], frozenset({frozenset((1, 2))})) == [(1, 2)]
+
+
+def test_clubmate_pairs_are_the_players_sharing_a_club():
+    from league.rules.pairing import clubmate_pairs
+    clubs = {1: frozenset({9}), 2: frozenset({9}), 3: frozenset(), 4: frozenset({8, 9})}
+    assert clubmate_pairs(clubs) == {frozenset((1, 2)), frozenset((1, 4)), frozenset((2, 4))}
