@@ -241,6 +241,7 @@ CELERY_BEAT_SCHEDULE = {
     "games-sweep": {"task": "games.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
     "games-clocks": {"task": "games.clocks", "schedule": CARDLEAGUE_CLOCKS_EVERY},
     "league-sweep": {"task": "league.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
+    "league-entries": {"task": "league.entries_sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -1,6 +1,7 @@
 """League services: the only writers of clubs, tournaments, rounds, tables and projections, by concern:
 
-- ``clubs``: clubs, players, leagues, seasons; ``tournaments``: tournaments and entrants;
+- ``clubs``: clubs, players, leagues, seasons; ``tournaments``: tournaments and entrants; ``entries``:
+  sign-ups, the waiting list, approval, check-in and no-shows;
 - ``rounds``: pairing, starting, running and recording tables, closing rounds; ``scoring``: points
   from a table's outcome (pure); ``projections``: standings and ratings; ``running``: the sweepers
   and ``tournament_run`` (in this process, through ``games.dispatch.work_here``); ``errors``.
@@ -28,15 +29,37 @@ from league.services.clubs import (
                                     player_for_user,
                                     season_create,
 )
+from league.services.entries import (
+                                    checkin_close,
+                                    entries_due,
+                                    entries_sweep,
+                                    entry_approve,
+                                    entry_checkin,
+                                    entry_refuse,
+                                    entry_signup,
+                                    entry_terms_set,
+                                    entry_withdraw,
+                                    no_shows_forfeit,
+)
 from league.services.errors import (
+                                    AlreadyCheckedIn,
                                     AlreadyEntered,
+                                    AlreadySignedUp,
                                     AlreadyWithdrawn,
+                                    CheckinClosed,
+                                    CheckinNotOpen,
+                                    EntriesClosed,
+                                    EntriesNotOpen,
+                                    EntryRefused,
                                     InvalidTournament,
                                     LeagueError,
                                     NoSuchBotLevel,
                                     NotEnoughPlayers,
                                     NothingToRemind,
+                                    NotPending,
+                                    NotSignedUp,
                                     NotTakingEntries,
+                                    OutsideBotsNotAllowed,
                                     OwnBotEntered,
                                     RemindedRecently,
                                     RoundNotClosed,
@@ -93,4 +116,8 @@ __all__ = [
     "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "round_start",
     "table_match_create", "table_run", "match_result_record", "table_record", "round_close", "standings_apply",
     "rating_apply", "projections_rebuild", "tournament_sweep", "tournaments_sweep", "tournament_run",
+    "entry_signup", "entry_withdraw", "entry_approve", "entry_refuse", "entry_checkin", "checkin_close",
+    "no_shows_forfeit", "entries_due", "entries_sweep", "entry_terms_set",
+    "EntriesNotOpen", "EntriesClosed", "AlreadySignedUp", "NotSignedUp", "EntryRefused", "OutsideBotsNotAllowed",
+    "NotPending", "CheckinNotOpen", "CheckinClosed", "AlreadyCheckedIn",
 ]
