@@ -34,6 +34,7 @@ from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
 from league import services
 from league.admin.clubs import OrganiserScoped
+from league.admin.entries import ENTRIES_FIELDSET, TournamentEntries, entries_form_check
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
@@ -70,7 +71,8 @@ class TournamentForm(ClockForm):
     class Meta:
         model = Tournament
         fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
-                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule")
+                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule",
+                  *ENTRIES_FIELDSET[1]["fields"])
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
         field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
@@ -151,6 +153,7 @@ class TournamentForm(ClockForm):
                 data["timeout_rule"] = self.instance.timeout_rule
             else:
                 data["timeout_rule"] = league.timeout_rule if league is not None else Match.TimeoutRule.BOT
+        entries_form_check(self, data)
         return data
 
 
@@ -201,7 +204,7 @@ class EntrantInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
+class TournamentAdmin(TournamentEntries, OrganiserScoped, admin.ModelAdmin):
     club_path = "league__club__"
     scoped_choices = {"league": "club__", "season": "league__club__"}
     form = TournamentForm
@@ -209,7 +212,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     list_filter = ("status", "format", "game", "league")
     search_fields = ("name",)
     inlines = [EntrantInline]
-    actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results"]
+    actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results",
+               "close_checkin"]
     clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
                                    "description": _("A change applies to the matches created from then on.")})
     fieldsets = [
@@ -217,11 +221,13 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
                            "rounds")}),
         clock_fieldset,
         (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
+        ENTRIES_FIELDSET,
     ]
     add_fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
         (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule")}),
         fieldsets[2],
+        ENTRIES_FIELDSET,
     ]
 
     class Media:
@@ -229,7 +235,7 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         js = ["league/admin_terms.js"]
 
     running_fieldsets = [
-        (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel")}),
+        (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel", "waiting_list_panel")}),
         (_("Standings"), {"fields": ("standings_panel",)}),
         (pgettext_lazy("a round of a tournament", "Rounds"), {"fields": ("rounds_panel",)}),
     ]
@@ -240,7 +246,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         return self.fieldsets + self.running_fieldsets
 
     def get_readonly_fields(self, request, obj=None):
-        panels = ("status", "terms", "progress_panel", "entries_panel", "standings_panel", "rounds_panel")
+        panels = ("status", "terms", "progress_panel", "entries_panel", "waiting_list_panel", "standings_panel",
+                  "rounds_panel")
         if obj is None:
             return ()
         if obj.status == Tournament.Status.DRAFT:
@@ -325,6 +332,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             auto_advance=data["auto_advance"], seeding=data["seeding"], starts_on=data.get("starts_on"),
             days_between_rounds=data["days_between_rounds"], created_by=request.user,
             clock=data.get("clock"), timeout_rule=data.get("timeout_rule") or None)
+        created = services.entry_terms_set(tournament_id=created.pk, **{
+            name: data[name] for name in ENTRIES_FIELDSET[1]["fields"] if name in data})
         obj.pk = created.pk
         obj.__dict__.update({k: v for k, v in created.__dict__.items() if not k.startswith("_")})
         obj._state.adding, obj._state.db = False, created._state.db

@@ -176,8 +176,6 @@ def _promote(tournament: Tournament, *, closing: bool = False) -> list[Entrant]:
             break
         promoted.append(_enter(tournament, registration.player_id, registration.checked_in_at))
         registration.delete()
-        if registration.player.user_id:
-            publish.notify_user(registration.player.user_id, "entry_promoted", tournament=tournament.pk)
     return promoted
 
 
@@ -235,8 +233,6 @@ def entry_approve(*, registration_id: int, by=None) -> EntryStatus:
         registration.delete()
         _enter(tournament, registration.player_id)
     publish.tournament_changed(tournament.pk)
-    if registration.player.user_id:
-        publish.notify_user(registration.player.user_id, "entry_decided", tournament=tournament.pk)
     return _status(tournament, registration.player)
 
 
@@ -252,8 +248,6 @@ def entry_refuse(*, registration_id: int, reason: str, by=None) -> Registration:
     registration.decided_by, registration.decided_at = by, timezone.now()
     registration.save()
     publish.tournament_changed(registration.tournament_id)
-    if registration.player.user_id:
-        publish.notify_user(registration.player.user_id, "entry_decided", tournament=registration.tournament_id)
     return registration
 
 
