@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 
 from league import services
 from league.admin.clubs import OrganiserScoped
-from league.models import Registration
+from league.models import Registration, Tournament
 from league.selectors import entries
 from league.services.entries import ENTRY_FIELDS
 
@@ -30,8 +30,23 @@ ENTRIES_FIELDSET = (_("Entries"), {
     "description": _("People sign up from the tournament's page or the API. Check-in needs the start time.")})
 
 
+#: Entry settings a form may leave out: they take the model's defaults (no check-in; 2 no-shows withdraw).
+DEFAULTED = ("checkin_minutes", "no_shows_withdraw")
+
+
+def entries_form_init(form) -> None:
+    """The entry settings with a default need not be sent (a form of before they existed still saves)."""
+    for name in DEFAULTED:
+        if name in form.fields:
+            form.fields[name].required = False
+
+
 def entries_form_check(form, data: dict) -> None:
-    """The tournament form's entry settings: check-in needs the time the first round starts."""
+    """The tournament form's entry settings: left out, their defaults; check-in needs the time the first round
+    starts."""
+    for name in DEFAULTED:
+        if name in form.fields and data.get(name) is None:
+            data[name] = Tournament._meta.get_field(name).default
     if data.get("checkin_minutes") and not data.get("starts_at") and "starts_at" in form.fields:
         form.add_error("starts_at", _("Check-in needs the time the first round starts."))
 

@@ -34,7 +34,7 @@ from games.services import seat_forfeit
 from games.words.terms import clock_words, options_text
 from league import services
 from league.admin.clubs import OrganiserScoped
-from league.admin.entries import ENTRIES_FIELDSET, TournamentEntries, entries_form_check
+from league.admin.entries import ENTRIES_FIELDSET, TournamentEntries, entries_form_check, entries_form_init
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
@@ -79,6 +79,7 @@ class TournamentForm(ClockForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        entries_form_init(self)
         adding = self.instance.pk is None
         league = self._league()
         if "league" in self.fields:
