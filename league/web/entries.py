@@ -6,6 +6,7 @@ from __future__ import annotations
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -33,6 +34,16 @@ def entries_context(request, tournament: Tournament) -> dict:
         context["checkin_url"] = url
         context["checkin_qr"] = segno.make(url, error="m").svg_inline(scale=5, title=_("Check-in QR code"))
     return context
+
+
+@require_GET
+def checkin_qr(request, tournament_id: int):
+    """The check-in QR code on a page of its own, to print and put at the door (the organiser's only)."""
+    tournament = get_object_or_404(Tournament.objects.select_related("league__club"), pk=tournament_id)
+    context = entries_context(request, tournament)
+    if "checkin_qr" not in context:
+        raise PermissionDenied
+    return render(request, "league/checkin_qr.html", {"tournament": tournament, "entries": context})
 
 
 def _panel(request, tournament: Tournament, *, note: str = "", error: str = "", status: int = 200):

@@ -262,6 +262,9 @@ def test_a_seat_not_taken_in_time_is_a_no_show_forfeit(league, people):
     assert "seat_forfeited" in seat.table.match.events.values_list("type", flat=True)
     assert Entrant.objects.get(player=anna).no_shows == 1
     assert services.no_shows_forfeit(tournament_id=t.pk, now=later) == 0
+    out = io.StringIO()
+    call_command("no_shows_forfeit", str(t.pk), stdout=out)
+    assert "0 no-show seat(s) forfeited" in out.getvalue()
 
 
 def test_two_no_shows_withdraw_the_player(league, people, django_capture_on_commit_callbacks):

@@ -133,6 +133,9 @@ def test_the_door_qr_code_checks_in_who_opens_it_signed_in(league, person, djang
     assert door.status_code == 200 and "Checked in." in door.content.decode()
     assert Entrant.objects.get(player__name="anna").checked_in_at is not None
     assert anna.get(f"/tournaments/{t.pk}/check-in/wrong-code/").status_code == 404
+    # the printable page is the organiser's
+    assert "<svg" in staff.get(f"/tournaments/{t.pk}/check-in-qr/").content.decode()
+    assert anna.get(f"/tournaments/{t.pk}/check-in-qr/").status_code == 403
 
 
 def test_a_view_only_staff_cannot_approve(league, django_user_model, client):
