@@ -52,6 +52,7 @@ api.add_router("/challenges", "games.web.api.challenges_router")
 api.add_router("/account", "games.web.api.account_router")
 api.add_router("/account/challenge-rules", "league.web.api.account_rules_router")
 api.add_router("/league", "league.web.api.router")
+api.add_router("/tournaments", "league.web.entries_api.router")
 
 
 # Every refusal in the one error shape (``games.web.respond``): a domain error or an illegal move, a body of the

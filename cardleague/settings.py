@@ -243,6 +243,7 @@ CELERY_BEAT_SCHEDULE = {
     "league-sweep": {"task": "league.sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
     # drafted rounds released at their scheduled start (Round.starts_at)
     "league-release-due": {"task": "league.release_due", "schedule": CARDLEAGUE_SWEEP_EVERY},
+    "league-entries": {"task": "league.entries_sweep", "schedule": CARDLEAGUE_SWEEP_EVERY},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -374,6 +374,8 @@ class Tournament(models.Model):
         help_text=_("Empty: never. A seat not taken this long after its round starts is a forfeit."))
     no_shows_withdraw = models.PositiveSmallIntegerField(
         _("no-shows that withdraw a player"), default=2, help_text=_("0: never."))
+    # when check-in closed (by the organiser or at the start time): afterwards nobody is dropped or moves up
+    checkin_closed_at = models.DateTimeField(_("check-in closed"), null=True, blank=True, editable=False)
     same_club_rounds = models.PositiveSmallIntegerField(
         _("keep clubmates apart (rounds)"), default=0,
         help_text=_("In this many first rounds, players of one club are not paired together where it can be "
@@ -502,6 +504,8 @@ class Registration(models.Model):
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+", verbose_name=_("decided by"))
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    # a person on the waiting list who checked in: present when check-in closes, so they may move up then
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("sign-up")

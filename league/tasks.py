@@ -12,7 +12,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from league.services import drafts, notifications, rounds, running
+from league.services import drafts, entries, notifications, rounds, running
 
 
 @shared_task(name="league.table_play", ignore_result=True, acks_late=True, reject_on_worker_lost=True)
@@ -59,3 +59,15 @@ def notify_turn(match_id: int, seat: int) -> bool:
 def notify_round(round_id: int) -> int:
     """E-mail the people of a round that has started."""
     return notifications.round_notify(round_id=round_id)
+
+
+@shared_task(name="league.entries_sweep", ignore_result=True)
+def entries_sweep() -> int:
+    """Periodic (Celery beat): hand on each tournament whose check-in is due to close or may have no-shows."""
+    return entries.entries_sweep()
+
+
+@shared_task(name="league.entries_due", ignore_result=True)
+def entries_due(tournament_id: int) -> dict:
+    """Close a tournament's check-in when its window has ended; forfeit its no-shows' seats."""
+    return entries.entries_due(tournament_id=tournament_id)

@@ -35,6 +35,7 @@ from games.words.terms import clock_words, options_text
 from league import services
 from league.admin.clubs import OrganiserScoped
 from league.admin.drafts import DraftAdmin
+from league.admin.entries import ENTRIES_FIELDSET, TournamentEntries, entries_form_check, entries_form_init
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
@@ -72,13 +73,14 @@ class TournamentForm(ClockForm):
         model = Tournament
         fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
                   "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule",
-                  "same_club_rounds")
+                  "same_club_rounds", *ENTRIES_FIELDSET[1]["fields"])
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
         field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        entries_form_init(self)
         adding = self.instance.pk is None
         league = self._league()
         if "league" in self.fields:
@@ -157,6 +159,7 @@ class TournamentForm(ClockForm):
                 data["timeout_rule"] = self.instance.timeout_rule
             else:
                 data["timeout_rule"] = league.timeout_rule if league is not None else Match.TimeoutRule.BOT
+        entries_form_check(self, data)
         return data
 
 
@@ -207,7 +210,7 @@ class EntrantInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
+class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.ModelAdmin):
     club_path = "league__club__"
     scoped_choices = {"league": "club__", "season": "league__club__"}
     form = TournamentForm
@@ -215,7 +218,8 @@ class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
     list_filter = ("status", "format", "game", "league")
     search_fields = ("name",)
     inlines = [EntrantInline]
-    actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results"]
+    actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results",
+               "close_checkin"]
     clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
                                    "description": _("A change applies to the matches created from then on.")})
     fieldsets = [
@@ -224,11 +228,13 @@ class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
         clock_fieldset,
         (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
         (_("Pairing"), {"fields": ("same_club_rounds",)}),
+        ENTRIES_FIELDSET,
     ]
     add_fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
         (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule")}),
         fieldsets[2],
+        ENTRIES_FIELDSET,
     ]
 
     class Media:
@@ -236,7 +242,8 @@ class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
         js = ["league/admin_terms.js"]
 
     running_fieldsets = [
-        (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel", "draft_link")}),
+        (_("Progress"), {"fields": ("status", "progress_panel", "entries_panel", "waiting_list_panel",
+                                    "draft_link")}),
         (_("Standings"), {"fields": ("standings_panel",)}),
         (pgettext_lazy("a round of a tournament", "Rounds"), {"fields": ("rounds_panel",)}),
     ]
@@ -247,8 +254,8 @@ class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
         return self.fieldsets + self.running_fieldsets
 
     def get_readonly_fields(self, request, obj=None):
-        panels = ("status", "terms", "progress_panel", "entries_panel", "standings_panel", "rounds_panel",
-                  "draft_link")
+        panels = ("status", "terms", "progress_panel", "entries_panel", "waiting_list_panel", "standings_panel",
+                  "rounds_panel", "draft_link")
         if obj is None:
             return ()
         if obj.status == Tournament.Status.DRAFT:
@@ -333,6 +340,8 @@ class TournamentAdmin(DraftAdmin, OrganiserScoped, admin.ModelAdmin):
             auto_advance=data["auto_advance"], seeding=data["seeding"], starts_on=data.get("starts_on"),
             days_between_rounds=data["days_between_rounds"], created_by=request.user,
             clock=data.get("clock"), timeout_rule=data.get("timeout_rule") or None)
+        created = services.entry_terms_set(tournament_id=created.pk, **{
+            name: data[name] for name in ENTRIES_FIELDSET[1]["fields"] if name in data})
         obj.pk = created.pk
         obj.__dict__.update({k: v for k, v in created.__dict__.items() if not k.startswith("_")})
         obj._state.adding, obj._state.db = False, created._state.db

@@ -1,6 +1,7 @@
 """League services: the only writers of clubs, tournaments, rounds, tables and projections, by concern:
 
-- ``clubs``: clubs, players, leagues, seasons; ``tournaments``: tournaments and entrants;
+- ``clubs``: clubs, players, leagues, seasons; ``tournaments``: tournaments and entrants; ``entries``:
+  sign-ups, the waiting list, approval, check-in and no-shows;
 - ``rounds``: pairing, starting, running and recording tables, closing rounds; ``scoring``: points
   from a table's outcome (pure); ``projections``: standings and ratings; ``running``: the sweepers
   and ``tournament_run`` (in this process, through ``games.dispatch.work_here``); ``errors``.
@@ -37,15 +38,37 @@ from league.services.drafts import (
                                     draft_swap,
                                     rounds_release_due,
 )
+from league.services.entries import (
+                                    checkin_close,
+                                    entries_due,
+                                    entries_sweep,
+                                    entry_approve,
+                                    entry_checkin,
+                                    entry_refuse,
+                                    entry_signup,
+                                    entry_terms_set,
+                                    entry_withdraw,
+                                    no_shows_forfeit,
+)
 from league.services.errors import (
+                                    AlreadyCheckedIn,
                                     AlreadyEntered,
+                                    AlreadySignedUp,
                                     AlreadyWithdrawn,
+                                    CheckinClosed,
+                                    CheckinNotOpen,
+                                    EntriesClosed,
+                                    EntriesNotOpen,
+                                    EntryRefused,
                                     InvalidTournament,
                                     LeagueError,
                                     NoSuchBotLevel,
                                     NotEnoughPlayers,
                                     NothingToRemind,
+                                    NotPending,
+                                    NotSignedUp,
                                     NotTakingEntries,
+                                    OutsideBotsNotAllowed,
                                     OwnBotEntered,
                                     RemindedRecently,
                                     RoundNotClosed,
@@ -105,4 +128,8 @@ __all__ = [
     "rating_apply", "projections_rebuild", "tournament_sweep", "tournaments_sweep", "tournament_run",
     "round_release", "draft_swap", "draft_move", "rounds_release_due", "DraftReleased", "DraftSamePlace",
     "DraftTableSize", "NotInDraft",
+    "entry_signup", "entry_withdraw", "entry_approve", "entry_refuse", "entry_checkin", "checkin_close",
+    "no_shows_forfeit", "entries_due", "entries_sweep", "entry_terms_set",
+    "EntriesNotOpen", "EntriesClosed", "AlreadySignedUp", "NotSignedUp", "EntryRefused", "OutsideBotsNotAllowed",
+    "NotPending", "CheckinNotOpen", "CheckinClosed", "AlreadyCheckedIn",
 ]

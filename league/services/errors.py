@@ -87,3 +87,63 @@ class OwnBotEntered(LeagueError):
     status = 409
     message = _("A person and their own outside bot cannot both enter one tournament: one person would hold "
                 "two hands at a table.")
+
+
+class EntriesNotOpen(LeagueError):
+    code = "entries_not_open"
+    status = 409
+    message = _("This tournament does not take sign-ups: the organiser enters its players.")
+
+
+class EntriesClosed(LeagueError):
+    code = "entries_closed"
+    status = 409
+    message = _("Entries have closed.")
+
+
+class AlreadySignedUp(LeagueError):
+    code = "already_signed_up"
+    status = 409
+    message = _("You have already signed up: your status is on the tournament's page.")
+
+
+class NotSignedUp(LeagueError):
+    code = "not_signed_up"
+    status = 409
+    message = _("You have not signed up for this tournament.")
+
+
+class EntryRefused(LeagueError):
+    code = "entry_refused"
+    status = 403
+    message = _("The organiser refused your entry.")
+
+
+class OutsideBotsNotAllowed(LeagueError):
+    code = "outside_bots_not_allowed"
+    status = 403
+    message = _("This tournament takes no outside bots; the organiser adds the server's bots.")
+
+
+class NotPending(LeagueError):
+    code = "not_pending"
+    status = 409
+    message = _("That sign-up is not waiting for approval.")
+
+
+class CheckinNotOpen(LeagueError):
+    code = "checkin_not_open"
+    status = 409
+    message = _("Check-in is not open now.")
+
+
+class CheckinClosed(LeagueError):
+    code = "checkin_closed"
+    status = 409
+    message = _("Check-in has closed.")
+
+
+class AlreadyCheckedIn(LeagueError):
+    code = "already_checked_in"
+    status = 409
+    message = _("You have already checked in.")

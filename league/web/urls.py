@@ -1,7 +1,7 @@
 """Pages of the league domain: clubs, leagues, tournaments, players."""
 from django.urls import path, register_converter
 
-from league.web import views
+from league.web import entries, views
 
 
 class TokenConverter:
@@ -24,6 +24,9 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club, name="league_club"),
     path("tournaments/<int:tournament_id>/", views.tournament, name="league_tournament"),
     path("tournaments/<int:tournament_id>/live/", views.tournament_live, name="league_tournament_live"),
+    path("tournaments/<int:tournament_id>/entry/<slug:action>/", entries.entry_action, name="league_entry"),
+    path("tournaments/<int:tournament_id>/check-in/<token:code>/", entries.checkin_door, name="league_checkin_door"),
+    path("tournaments/<int:tournament_id>/check-in-qr/", entries.checkin_qr, name="league_checkin_qr"),
     path("tournaments/<int:tournament_id>/standings.csv", views.standings_csv, name="league_standings_csv"),
     path("tournaments/<int:tournament_id>/results.csv", views.results_csv, name="league_results_csv"),
     path("players/<int:player_id>/", views.player, name="league_player"),

@@ -23,6 +23,7 @@ from league.models import LANGUAGE_SESSION_KEY, Club, ClubInvite, League, Player
 from league.selectors import accounts, clubs, drafts, exports, players, rounds, standings, tournaments
 from league.services.challenge_rules import TooManyRefused, UnknownPeople, challenge_rules, challenge_rules_set
 from league.services.challenge_rules import challenger_refuse as refuse_challenger
+from league.web.entries import entries_context
 from league.web.forms import BotAccountForm, ChallengeRulesForm, PersonalTokenForm, SettingsForm, SignupForm
 
 
@@ -53,7 +54,9 @@ def _tournament(tournament_id: int) -> Tournament:
 
 @require_GET
 def tournament(request, tournament_id: int):
-    return render(request, "league/tournament.html", _tournament_context(request, tournament_id))
+    context = _tournament_context(request, tournament_id)
+    return render(request, "league/tournament.html", {**context, "entries": entries_context(request,
+                                                                                            context["tournament"])})
 
 
 @require_GET
