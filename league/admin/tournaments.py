@@ -69,10 +69,10 @@ class TournamentForm(ClockForm):
 
     class Meta:
         model = Tournament
-        fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
+        fields = ("league", "season", "name", "format", "format_options", "options", "seats_per_table", "rounds",
                   "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule")
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
-        field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
+        field_classes = {"options": OptionalJSON, "clock": OptionalJSON, "format_options": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
 
     def __init__(self, *args, **kwargs):
@@ -115,6 +115,12 @@ class TournamentForm(ClockForm):
             else:
                 self.fields["timeout_rule"].choices = rules
                 self.initial["timeout_rule"] = self.instance.timeout_rule
+        if "format_options" in self.fields:
+            self.fields["format_options"].required = False
+            self.fields["format_options"].widget = forms.Textarea(attrs={"rows": 2, "cols": 60})
+            self.fields["format_options"].help_text = _(
+                'Empty: the format\'s defaults. Groups then play-offs: {"group_size": 4, "advance": 2}; double '
+                'elimination: {"bracket_reset": true}. Checked against the chosen format.')
         if "season" in self.fields:
             league_id = self._league_id()
             if league_id is not None:
@@ -145,6 +151,8 @@ class TournamentForm(ClockForm):
             self.instance.game = league.game
             if "options" in self.fields and data.get("options") is None:
                 data["options"] = dict(league.options)
+        if "format_options" in self.fields and data.get("format_options") is None:
+            data["format_options"] = {}
         if "timeout_rule" in self.fields and not data.get("timeout_rule"):
             # "as the league says" (a new tournament), or what it was (a form sent without it)
             if self.instance.pk is not None:
@@ -213,13 +221,15 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
                                    "description": _("A change applies to the matches created from then on.")})
     fieldsets = [
-        (None, {"fields": ("league", "season", "name", "format", "game", "options", "terms", "seats_per_table",
+        (None, {"fields": ("league", "season", "name", "format", "format_options", "game", "options", "terms",
+                           "seats_per_table",
                            "rounds")}),
         clock_fieldset,
         (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
     ]
     add_fieldsets = [
-        (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
+        (None, {"fields": ("league", "season", "name", "format", "format_options", "options", "seats_per_table",
+                           "rounds")}),
         (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule")}),
         fieldsets[2],
     ]
@@ -246,7 +256,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         if obj.status == Tournament.Status.DRAFT:
             return ("game",) + panels
         # the clock and its rule stay editable while it runs: they apply to the matches created from then on
-        return ("league", "season", "format", "game", "options", "seats_per_table", "rounds", "seeding") + panels
+        return ("league", "season", "format", "format_options", "game", "options", "seats_per_table", "rounds",
+                "seeding") + panels
 
     def has_delete_permission(self, request, obj=None):
         # a tournament that has started has recorded rounds and results: it stays
@@ -324,7 +335,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             season_id=data["season"].pk if data.get("season") else None, options=data.get("options"),
             auto_advance=data["auto_advance"], seeding=data["seeding"], starts_on=data.get("starts_on"),
             days_between_rounds=data["days_between_rounds"], created_by=request.user,
-            clock=data.get("clock"), timeout_rule=data.get("timeout_rule") or None)
+            clock=data.get("clock"), timeout_rule=data.get("timeout_rule") or None,
+            format_options=data.get("format_options") or {})
         obj.pk = created.pk
         obj.__dict__.update({k: v for k, v in created.__dict__.items() if not k.startswith("_")})
         obj._state.adding, obj._state.db = False, created._state.db
