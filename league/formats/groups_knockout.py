@@ -43,7 +43,10 @@ GROUP_RULES = (
     _("Play-offs: a knockout of those players, seeded by place in their group, then by group letter (all group "
       "winners A, B, C..., then all runners-up A, B, C...); in its first round seed 1 meets the last seed, seed 2 "
       "the one before, and so on, with byes to the top seeds when the number is not a power of two: with two "
-      "groups, A1 meets B2 and B1 meets A2; with four, A1–D2, B1–C2, C1–B2, D1–A2."),
+      "groups, A1 meets B2 and B1 meets A2; with four, A1–D2, B1–C2, C1–B2, D1–A2. A table that would still seat "
+      "two players of one group changes its lower seed with that of the nearest table below it (else above it) "
+      "where both tables then seat players of two groups: with three groups, A1 and B1 have byes and the "
+      "tables are C1–B2 and A2–C2."),
 )
 
 
@@ -60,6 +63,30 @@ def snake(players: Sequence[int], count: int) -> list[list[int]]:
         row, col = divmod(i, count)
         groups[col if row % 2 == 0 else count - 1 - col].append(p)
     return groups
+
+
+def uncrossed(tables: list[list[int]], group_of: Mapping[int, str]) -> list[list[int]]:
+    """Two-seat first-round tables (in bracket order) with no two players of one group at a table where it
+    can be helped: a table that would seat two of one group changes its lower seed (its second player) with
+    that of the nearest full table below it, else above it, where both tables then seat two groups."""
+    tables = [list(t) for t in tables]
+
+    def clash(t: list[int]) -> bool:
+        return len(t) == 2 and group_of.get(t[0]) == group_of.get(t[1])
+
+    for i, table in enumerate(tables):
+        if not clash(table):
+            continue
+        others = [j for j in range(i + 1, len(tables))] + [j for j in range(i - 1, -1, -1)]
+        for j in others:
+            other = tables[j]
+            if len(other) != 2:
+                continue
+            a, b = [table[0], other[1]], [other[0], table[1]]
+            if not clash(a) and not clash(b):
+                tables[i], tables[j] = a, b
+                break
+    return tables
 
 
 class GroupsKnockout(TournamentFormat):
@@ -118,8 +145,9 @@ class GroupsKnockout(TournamentFormat):
                 if number > len(schedule):
                     continue    # a smaller group has finished its round robin
                 this = schedule[number - 1]
-                out += [Seating(len(out) + 1, tuple(members[i] for i in t), stage=name) for t in this.tables]
-                out += [Seating(len(out) + 1, (members[i],), bye=True, stage=name) for i in this.byes]
+                drawn = [(tuple(members[i] for i in t), False) for t in this.tables] + \
+                    [((members[i],), True) for i in this.byes]
+                out += [Seating(len(out) + k, seated, bye=bye, stage=name) for k, (seated, bye) in enumerate(drawn, 1)]
             return out
         if number == group_rounds + 1:
             return self._first_playoff(setup, field, groups)
@@ -140,6 +168,9 @@ class GroupsKnockout(TournamentFormat):
             return None
         slots = pairing.knockout_slots(len(seeds), setup.seats, setup.min_seats)
         tables = [[seeds[s - 1] for s in slot if s is not None] for slot in slots]
+        group_of = {e: name for name, members in groups for e in members}
+        if setup.seats == 2:
+            tables = uncrossed(tables, group_of)
         if any(1 < len(t) < setup.min_seats for t in tables):
             raise CannotPair(ngettext(
                 "Play-offs of %(n)s players: some tables would have fewer than %(min)s seat; change how many advance.",

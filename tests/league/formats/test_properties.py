@@ -91,6 +91,8 @@ class Event:
             seatings = self.fmt.pair(number, self.setup, self)
             if seatings is None:
                 break
+            assert len({s.number for s in seatings}) == len(seatings), "two tables of a round share a number"
+            assert len({e for s in seatings for e in s.entrants}) == sum(len(s.entrants) for s in seatings)
             tables = []
             for s in seatings:
                 winner = self._winner(s.entrants)
@@ -332,3 +334,14 @@ def test_a_bracket_reset_is_played_when_the_losers_side_wins_the_first_final(pla
     event.play()
     finals = [t for tables in event.rounds for t in tables if t.stage == "GF"]
     assert len(finals) == 1 and finals[0].winner == 2
+
+
+@FAST
+@given(groups=st.integers(min_value=2, max_value=6), size=st.integers(min_value=3, max_value=5))
+def test_the_first_play_off_round_seats_no_two_players_of_one_group_at_two_seats(groups, size):
+    event = Event(GROUPS, groups * size, options={"group_size": size, "advance": 2},
+                  decide=lambda present, _n: min(present))
+    event.play()
+    group_of = {p: name for name, members in GROUPS.groups(event.setup, event.players) for p in members}
+    first = event.rounds[[n for n, s in event.stage_of.items() if s == "playoffs"][0] - 1]
+    assert all(group_of[t.entrants[0]] != group_of[t.entrants[1]] for t in first if not t.bye)
