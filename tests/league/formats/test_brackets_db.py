@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from games import services as games
 from league import services
 from league.models import Club, League, Round, Table, Tournament
-from league.selectors import rounds as rounds_selectors
 from league.selectors import standings
 from league.selectors.groups import group_standings, tournament_brackets
 from tests.league.conftest import make_tournament
@@ -85,3 +85,68 @@ def test_a_double_elimination_of_six_bots_runs_to_its_final(league):
     assert table["rows"][0]["stage"] == "Winner"
     brackets = tournament_brackets(tournament)
     assert [b["key"] for b in brackets] == ["W", "L", "GF"]
+
+
+def _play_by_hand(tournament, winner_of):
+    """Pair, start and decide every round by hand (the organiser's award): ``winner_of(round, stage,
+    seats)`` names the entrant who wins each table."""
+    rnd = services.round_pair(tournament_id=tournament.pk)
+    while rnd is not None:
+        services.round_start(round_id=rnd.pk)
+        for table in rnd.tables.filter(kind=Table.Kind.MATCH).select_related("match"):
+            seats = list(table.seats.order_by("position"))
+            winner = winner_of(rnd, table.stage, seats)
+            by_entrant = {s.entrant_id: s.match_seat for s in seats}
+            loser = next(e for e in by_entrant if e != winner)
+            games.match_award(match_id=table.match_id, ranking=[[by_entrant[winner]], [by_entrant[loser]]])
+            services.table_record(table_id=table.pk)
+        rnd.refresh_from_db()
+        assert rnd.status == Round.Status.CLOSED
+        rnd = Round.objects.filter(tournament=tournament, number=rnd.number + 1).first()
+    tournament.refresh_from_db()
+    return tournament
+
+
+@pytest.mark.parametrize("players", [6, 7])
+def test_a_double_elimination_with_a_bracket_reset(league, players):
+    # the better seed wins every table, except the first grand final, which the losers' side wins
+    tournament = make_tournament(league, format="double_elimination", players=players, auto_advance=False)
+
+    def winner_of(rnd, stage, seats):
+        better, worse = sorted(seats, key=lambda s: s.entrant.seed)
+        if stage == "GF" and not Table.objects.filter(round__tournament=tournament, stage="GF",
+                                                      round__number__lt=rnd.number).exists():
+            return worse.entrant_id
+        return better.entrant_id
+
+    tournament = _play_by_hand(tournament, winner_of)
+    assert tournament.status == Tournament.Status.FINISHED
+    finals = list(Table.objects.filter(round__tournament=tournament, stage="GF").order_by("round__number"))
+    assert len(finals) == 2, "the losers' side won the first final: a second one"
+    seeds = [sorted(s.entrant.seed for s in f.seats.all()) for f in finals]
+    assert seeds == [[1, 2], [1, 2]]
+    # seed 1 lost once (the first final) and won the reset; seed 2 lost twice
+    table = standings.standings(tournament)
+    assert [(r["seed"], r["stage"]) for r in table["rows"][:2]] == [(1, "Winner"), (2, "Grand final, reset")]
+    assert all(r["losses"] == 2 for r in table["rows"][1:])
+    assert table["rows"][0]["losses"] == 1
+    # drawn as two brackets and the final, on the public page too
+    assert [b["key"] for b in tournament_brackets(tournament)] == ["W", "L", "GF"]
+
+
+def test_without_the_bracket_reset_the_first_final_decides(league):
+    tournament = make_tournament(league, format="double_elimination", players=6, auto_advance=False,
+                                 format_options={"bracket_reset": False})
+
+    def winner_of(rnd, stage, seats):
+        better, worse = sorted(seats, key=lambda s: s.entrant.seed)
+        return worse.entrant_id if stage == "GF" else better.entrant_id
+
+    tournament = _play_by_hand(tournament, winner_of)
+    assert Table.objects.filter(round__tournament=tournament, stage="GF").count() == 1
+    assert standings.standings(tournament)["rows"][0]["seed"] == 2
+
+
+def test_a_double_elimination_is_refused_at_tables_of_three(league):
+    with pytest.raises(services.InvalidTournament, match="tables of two"):
+        services.tournament_create(league_id=league.pk, name="DE", format="double_elimination", seats_per_table=3)
