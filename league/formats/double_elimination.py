@@ -210,8 +210,8 @@ class DoubleElimination(TournamentFormat):
                 break
             tables = {t.number: t for t in results.seated(number)}
             state.played_in[state.position] = number
-            for table in tables.values():
-                for e in table.entrants:
+            for seated in tables.values():
+                for e in seated.entrants:
                     state.reached[e] = state.position
             if not all(t.decided for t in tables.values()):
                 break       # the round being played
