@@ -104,8 +104,8 @@ class GroupsKnockout(TournamentFormat):
         if not 2 <= size <= 32:
             return str(_("Groups then play-offs: a group has 2 to 32 players."))
         if not 1 <= advance <= size:
-            return str(_("Groups then play-offs: 1 to %(size)s players of each group advance (the group size).")
-                       % {"size": size})
+            return str(_("Groups then play-offs: those who advance from each group are at least one and at most "
+                         "the group size (here %(size)s).") % {"size": size})
         return None
 
     # -- the groups ---------------------------------------------------------------------------
