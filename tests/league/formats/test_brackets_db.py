@@ -3,6 +3,8 @@ services with a bracket reset."""
 from __future__ import annotations
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from games import services as games
 from league import services
@@ -74,7 +76,7 @@ def test_groups_then_play_offs_of_twelve_bots_run_from_the_admin_to_the_final(cl
     assert {s.entrant_id for t in first for s in t.seats.all()} == best
 
 
-def test_a_double_elimination_of_six_bots_runs_to_its_final(league):
+def test_a_double_elimination_of_six_bots_runs_to_its_final(league, client):
     tournament = make_tournament(league, format="double_elimination", players=6)
     tournament = services.tournament_run(tournament_id=tournament.pk)
     assert tournament.status == Tournament.Status.FINISHED
@@ -85,6 +87,30 @@ def test_a_double_elimination_of_six_bots_runs_to_its_final(league):
     assert table["rows"][0]["stage"] == "Winner"
     brackets = tournament_brackets(tournament)
     assert [b["key"] for b in brackets] == ["W", "L", "GF"]
+    # the page draws the two brackets and the final, and states how the bracket advances
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'data-bracket="W"' in page and 'data-bracket="L"' in page and 'data-bracket="GF"' in page
+    assert "Winners&#x27; round 1" in page and "Losers&#x27; final" in page
+    assert "who enter in the first of these orders in which nobody meets a player they have met before" in page
+
+
+def test_the_command_twins_write_the_formats_settings(league, capsys):
+    call_command("tournament_create", "--league", str(league.pk), "--name", "Cup", "--format", "groups_knockout",
+                 "--group-size", "3", "--advance", "1")
+    assert Tournament.objects.get(name="Cup").format_options == {"group_size": 3, "advance": 1}
+    call_command("tournament_create", "--league", str(league.pk), "--name", "DE", "--format", "double_elimination",
+                 "--no-bracket-reset")
+    assert Tournament.objects.get(name="DE").format_options == {"bracket_reset": False}
+    call_command("bot_tournament", "--game", "livol", "--format", "groups_knockout", "--players", "6",
+                 "--group-size", "3", "--advance", "1", "--sync", "--policy", "greedy", "--option", "target=30")
+    assert "Final standings" in capsys.readouterr().out
+    run = Tournament.objects.filter(format="groups_knockout").exclude(name="Cup").get()
+    assert run.status == Tournament.Status.FINISHED and run.format_options == {"group_size": 3, "advance": 1}
+    # two groups of three (three rounds), then the two group winners meet in the final
+    assert list(run.round_set.order_by("number").values_list("stage", flat=True)) == ["groups"] * 3 + ["playoffs"]
+    with pytest.raises(CommandError, match="a group has 2 to 32 players"):
+        call_command("tournament_create", "--league", str(league.pk), "--name", "Bad", "--format",
+                     "groups_knockout", "--group-size", "1")
 
 
 def _play_by_hand(tournament, winner_of):

@@ -20,7 +20,7 @@ from league.formats.double_elimination import FORMAT as DOUBLE
 from league.formats.groups_knockout import FORMAT as GROUPS
 from league.rules.pairing import Contender
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 class Event:
@@ -345,3 +345,30 @@ def test_the_first_play_off_round_seats_no_two_players_of_one_group_at_two_seats
     group_of = {p: name for name, members in GROUPS.groups(event.setup, event.players) for p in members}
     first = event.rounds[[n for n, s in event.stage_of.items() if s == "playoffs"][0] - 1]
     assert all(group_of[t.entrants[0]] != group_of[t.entrants[1]] for t in first if not t.bye)
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(min_value=6, max_value=14), data=st.data())
+def test_groups_at_tables_of_three_play_the_round_robins_schedule_then_the_play_offs(players, data):
+    event = Event(GROUPS, players, seats=3, options={"group_size": 5, "advance": 2},
+                  withdraw=withdrawals(players, data)).play()
+    groups = dict(GROUPS.groups(event.setup, event.players))
+    for name, members in groups.items():
+        met = event.meetings(name)
+        assert all(met[frozenset(p)] >= 1 for p in itertools.combinations(members, 2))
+        assert {p for pair in met for p in pair} <= set(members)
+    assert "playoffs" in event.stage_of.values()
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(min_value=25, max_value=70), reset=st.booleans(), data=st.data())
+def test_large_double_eliminations_and_groups_keep_their_promises(players, reset, data):
+    withdraw = withdrawals(players, data)
+    event = Event(DOUBLE, players, options={"bracket_reset": reset}, withdraw=withdraw, seed=players).play()
+    state, _slots = DOUBLE.replay(event.setup, event.players, event, len(event.rounds))
+    assert state.done
+    assert all(state.losses.get(p, 0) >= 2 or p in withdraw or p == state.champion
+               or (not reset and state.losses.get(p) == 1) for p in event.players)
+    groups = Event(GROUPS, players, options={"group_size": 6, "advance": 2}, withdraw=withdraw).play()
+    assert groups.stage_of[len(groups.rounds)] == "playoffs" and len(groups.rounds[-1]) == 1
