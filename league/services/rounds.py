@@ -69,8 +69,9 @@ def round_pair(*, tournament_id: int) -> Round | None:
         return None
     rnd = Round.objects.create(tournament=tournament, number=number, scheduled_on=tournament.round_date(number),
                                stage=tables.stage)
-    for table_number, kind, seated, stage in tables:
-        table = Table.objects.create(round=rnd, number=table_number, kind=kind, stage=stage)
+    for table_number, kind, seated in tables:
+        table = Table.objects.create(round=rnd, number=table_number, kind=kind,
+                                     stage=tables.table_stages.get(table_number, ""))
         TableSeat.objects.bulk_create([TableSeat(table=table, entrant_id=e, position=p, forfeited=e in withdrawn)
                                        for p, e in enumerate(seated)])
     return rnd
@@ -97,9 +98,10 @@ def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> l
 
 
 class _Drawn(list):
-    """A round's tables as [(table number, kind, [entrant ids in seat order], stage)], with the round's
-    ``stage``."""
+    """A round's tables as [(table number, kind, [entrant ids in seat order])], with the round's ``stage``
+    and each table's (``table_stages``: table number → stage)."""
     stage = ""
+    table_stages: dict[int, str] = {}
 
 
 def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict[int, int]):
@@ -112,9 +114,9 @@ def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdraw
         raise InvalidTournament(str(exc)) from None
     if seatings is None:
         return None
-    drawn = _Drawn((s.number, Table.Kind.BYE if s.bye else Table.Kind.MATCH, list(s.entrants), s.stage)
-                   for s in seatings)
+    drawn = _Drawn((s.number, Table.Kind.BYE if s.bye else Table.Kind.MATCH, list(s.entrants)) for s in seatings)
     drawn.stage = fmt.round_stage(number, seatings)
+    drawn.table_stages = {s.number: s.stage for s in seatings if s.stage}
     return drawn
 
 
