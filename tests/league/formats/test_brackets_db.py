@@ -92,6 +92,10 @@ def test_a_double_elimination_of_six_bots_runs_to_its_final(league, client):
     assert 'data-bracket="W"' in page and 'data-bracket="L"' in page and 'data-bracket="GF"' in page
     assert "Winners&#x27; round 1" in page and "Losers&#x27; final" in page
     assert "who enter in the first of these orders in which nobody meets a player they have met before" in page
+    # and the API gives each round's and table's stage
+    detail = client.get(f"/api/league/tournaments/{tournament.pk}").json()
+    assert detail["rounds_played"][0]["stage"] == "winners" and detail["rounds_played"][-1]["stage"] == "final"
+    assert {t["stage"] for r in detail["rounds_played"] for t in r["tables"]} == {"W", "L", "GF"}
 
 
 def test_the_command_twins_write_the_formats_settings(league, capsys):
