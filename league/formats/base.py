@@ -45,6 +45,18 @@ BUILT_IN = ("league.formats.round_robin", "league.formats.double_round_robin", "
             "league.formats.knockout", "league.formats.season", "league.formats.groups_knockout",
             "league.formats.double_elimination")
 
+#: A format's settings it does not read (``TournamentFormat.options_problem``).
+UNKNOWN_SETTINGS = _("%(format)s does not read the settings %(unknown)s; it reads %(known)s.")
+
+
+def unknown_settings(label: object, options: Mapping[str, Any], known: Sequence[str]) -> str | None:
+    """The sentence refusing settings a format does not read (None: it reads them all)."""
+    unknown = sorted(set(options) - set(known))
+    if not unknown:
+        return None
+    return str(UNKNOWN_SETTINGS % {"format": label, "unknown": ", ".join(unknown), "known": ", ".join(known)})
+
+
 #: A bye in a format whose byes score nothing (``TournamentFormat.bye_rule``).
 REST_RULE = _("A rest (when the players do not fill the tables): no points, in a round without an opponent.")
 

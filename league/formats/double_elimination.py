@@ -27,7 +27,16 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from league.formats.base import CannotPair, Field, Results, SeatedTable, Seating, Setup, TournamentFormat
+from league.formats.base import (
+    CannotPair,
+    Field,
+    Results,
+    SeatedTable,
+    Seating,
+    Setup,
+    TournamentFormat,
+    unknown_settings,
+)
 from league.rules import pairing
 from league.rules.pairing import PairingRules
 from league.rules.tiebreaks import best_seat
@@ -181,6 +190,9 @@ class DoubleElimination(TournamentFormat):
     def options_problem(self, options: Mapping[str, Any], seats: int) -> str | None:
         if seats != 2:
             return str(_("Double elimination is played at tables of two."))
+        unknown = unknown_settings(self.label, options, ("bracket_reset",))
+        if unknown:
+            return unknown
         if not isinstance(options.get("bracket_reset", True), bool):
             return str(_("Double elimination: the bracket reset is true or false."))
         return None

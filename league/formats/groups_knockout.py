@@ -20,7 +20,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from league.formats.base import CannotPair, Field, Results, Seating, Setup, TournamentFormat
+from league.formats.base import CannotPair, Field, Results, Seating, Setup, TournamentFormat, unknown_settings
 from league.formats.knockout import FORMAT as KNOCKOUT
 from league.rules import pairing
 from league.rules.pairing import Pairing, PairingRules
@@ -97,6 +97,9 @@ class GroupsKnockout(TournamentFormat):
 
     # -- settings ----------------------------------------------------------------------------
     def options_problem(self, options: Mapping[str, Any], seats: int) -> str | None:
+        unknown = unknown_settings(self.label, options, ("group_size", "advance"))
+        if unknown:
+            return unknown
         try:
             size, advance = options_of(options)
         except (TypeError, ValueError):

@@ -56,6 +56,8 @@ def test_groups_then_play_offs_of_twelve_bots_run_from_the_admin_to_the_final(cl
         _action(client, "start_round", [tournament.pk])
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+    change = client.get(f"/admin/league/tournament/{tournament.pk}/change/")
+    assert change.status_code == 200 and "group_size" in change.content.decode()
     # three groups of four play three rounds (tables marked with the group), then six go through to the play-offs
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     assert [r.stage for r in rounds] == ["groups"] * 3 + ["playoffs"] * 3

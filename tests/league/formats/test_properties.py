@@ -377,3 +377,20 @@ def test_large_double_eliminations_and_groups_keep_their_promises(players, reset
                or (not reset and state.losses.get(p) == 1) for p in event.players)
     groups = Event(GROUPS, players, options={"group_size": 6, "advance": 2}, withdraw=withdraw).play()
     assert groups.stage_of[len(groups.rounds)] == "playoffs" and len(groups.rounds[-1]) == 1
+
+
+@pytest.mark.parametrize("fmt, options, words", [
+    (GROUPS, {"group_sise": 4}, "does not read the settings group_sise; it reads group_size, advance"),
+    (GROUPS, {"group_size": 1}, "a group has 2 to 32 players"),
+    (GROUPS, {"group_size": 4, "advance": 5}, "at most the group size (here 4)"),
+    (GROUPS, {"advance": "two"}, "whole numbers"),
+    (DOUBLE, {"bracket_reset": "yes"}, "true or false"),
+    (DOUBLE, {"reset": True}, "does not read the settings reset"),
+])
+def test_each_format_refuses_settings_it_cannot_play_in_words(fmt, options, words):
+    assert words in fmt.options_problem(options, 2)
+    assert fmt.options_problem({}, 2) is None
+
+
+def test_a_double_elimination_is_refused_at_tables_of_three():
+    assert "tables of two" in DOUBLE.options_problem({}, 3)
