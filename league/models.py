@@ -431,6 +431,11 @@ class Tournament(models.Model):
                     errors["options"] = problem
         if self.rounds is not None and self.rounds < 1:
             errors["rounds"] = _("At least one round.")
+        if self.format:
+            problem = self.format_rules.options_problem(self.format_options or {}, self.seats_per_table or 2) \
+                if isinstance(self.format_options or {}, dict) else _("The format's settings are a JSON object.")
+            if problem:
+                errors["format_options"] = problem
         try:
             check_clock(self.clock)
         except ValueError as exc:

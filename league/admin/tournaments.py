@@ -71,11 +71,11 @@ class TournamentForm(ClockForm):
 
     class Meta:
         model = Tournament
-        fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
+        fields = ("league", "season", "name", "format", "format_options", "options", "seats_per_table", "rounds",
                   "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule",
                   "same_club_rounds", *ENTRIES_FIELDSET[1]["fields"])
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
-        field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
+        field_classes = {"options": OptionalJSON, "clock": OptionalJSON, "format_options": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
 
     def __init__(self, *args, **kwargs):
@@ -121,6 +121,12 @@ class TournamentForm(ClockForm):
                 self.initial["timeout_rule"] = self.instance.timeout_rule
         if "same_club_rounds" in self.fields:
             self.fields["same_club_rounds"].required = False   # left out: as it was
+        if "format_options" in self.fields:
+            self.fields["format_options"].required = False
+            self.fields["format_options"].widget = forms.Textarea(attrs={"rows": 2, "cols": 60})
+            self.fields["format_options"].help_text = _(
+                'Empty: the format\'s defaults. Groups then play-offs: {"group_size": 4, "advance": 2}; double '
+                'elimination: {"bracket_reset": true}. Checked against the chosen format.')
         if "season" in self.fields:
             league_id = self._league_id()
             if league_id is not None:
@@ -153,6 +159,8 @@ class TournamentForm(ClockForm):
                 data["options"] = dict(league.options)
         if "same_club_rounds" in self.fields and data.get("same_club_rounds") is None:
             data["same_club_rounds"] = self.instance.same_club_rounds
+        if "format_options" in self.fields and data.get("format_options") is None:
+            data["format_options"] = {}
         if "timeout_rule" in self.fields and not data.get("timeout_rule"):
             # "as the league says" (a new tournament), or what it was (a form sent without it)
             if self.instance.pk is not None:
@@ -223,7 +231,8 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
     clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
                                    "description": _("A change applies to the matches created from then on.")})
     fieldsets = [
-        (None, {"fields": ("league", "season", "name", "format", "game", "options", "terms", "seats_per_table",
+        (None, {"fields": ("league", "season", "name", "format", "format_options", "game", "options", "terms",
+                           "seats_per_table",
                            "rounds")}),
         clock_fieldset,
         (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
@@ -231,7 +240,8 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
         ENTRIES_FIELDSET,
     ]
     add_fieldsets = [
-        (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
+        (None, {"fields": ("league", "season", "name", "format", "format_options", "options", "seats_per_table",
+                           "rounds")}),
         (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule")}),
         fieldsets[2],
         ENTRIES_FIELDSET,
@@ -261,7 +271,8 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
         if obj.status == Tournament.Status.DRAFT:
             return ("game",) + panels
         # the clock and its rule stay editable while it runs: they apply to the matches created from then on
-        return ("league", "season", "format", "game", "options", "seats_per_table", "rounds", "seeding") + panels
+        return ("league", "season", "format", "format_options", "game", "options", "seats_per_table", "rounds",
+                "seeding") + panels
 
     def has_delete_permission(self, request, obj=None):
         # a tournament that has started has recorded rounds and results: it stays
@@ -339,7 +350,8 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
             season_id=data["season"].pk if data.get("season") else None, options=data.get("options"),
             auto_advance=data["auto_advance"], seeding=data["seeding"], starts_on=data.get("starts_on"),
             days_between_rounds=data["days_between_rounds"], created_by=request.user,
-            clock=data.get("clock"), timeout_rule=data.get("timeout_rule") or None)
+            clock=data.get("clock"), timeout_rule=data.get("timeout_rule") or None,
+            format_options=data.get("format_options") or {})
         created = services.entry_terms_set(tournament_id=created.pk, **{
             name: data[name] for name in ENTRIES_FIELDSET[1]["fields"] if name in data})
         obj.pk = created.pk

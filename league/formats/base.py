@@ -17,15 +17,18 @@ The registry: the built-in formats (``BUILT_IN``), then the modules named in ``s
 format's ``name`` (``Tournament.format``), whose choices are ``format_choices``: a callable, so a new format
 needs no migration.
 
-Formats still to come fit the same base: groups then play-offs and double elimination rank by ``stages``
-and draw a ``bracket``; a format that seats players as tables free up rather than round by round draws its
+A format with stages names each round's (``round_stage``) and each table's (``Seating.stage``); groups
+then play-offs (``groups_knockout``) ranks its groups with ``Field.ranking`` and shows them through
+``groups``, a double elimination (``double_elimination``) draws ``brackets`` and ends itself (``pair``
+returns None once the final is decided, before the planned rounds, which are the most it can take);
+each checks its own settings (``options_problem``). A format that seats players as tables free up rather than round by round draws its
 next tables with ``pair`` from what ``Field`` says has been played.
 """
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 from functools import cache
@@ -39,7 +42,20 @@ from league.rules.pairing import Contender, Forbidden, Pairing, PairingRules, Si
 
 #: The formats every site has, in the order the admin offers them.
 BUILT_IN = ("league.formats.round_robin", "league.formats.double_round_robin", "league.formats.swiss",
-            "league.formats.knockout", "league.formats.season")
+            "league.formats.knockout", "league.formats.season", "league.formats.groups_knockout",
+            "league.formats.double_elimination")
+
+#: A format's settings it does not read (``TournamentFormat.options_problem``).
+UNKNOWN_SETTINGS = _("%(format)s does not read the settings %(unknown)s; it reads %(known)s.")
+
+
+def unknown_settings(label: object, options: Mapping[str, Any], known: Sequence[str]) -> str | None:
+    """The sentence refusing settings a format does not read (None: it reads them all)."""
+    unknown = sorted(set(options) - set(known))
+    if not unknown:
+        return None
+    return str(UNKNOWN_SETTINGS % {"format": label, "unknown": ", ".join(unknown), "known": ", ".join(known)})
+
 
 #: A bye in a format whose byes score nothing (``TournamentFormat.bye_rule``).
 REST_RULE = _("A rest (when the players do not fill the tables): no points, in a round without an opponent.")
@@ -58,16 +74,33 @@ class Setup:
     sides: Sides = ()
     rounds: int | None = None
     forbidden: Forbidden = frozenset()
+    #: the format's own settings (``Tournament.format_options``: a group's size, the bracket reset...)
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Seating:
     """One table of a round as a format draws it: its ``number`` (a knockout keeps its place in the
     bracket, so numbers may skip), its ``entrants`` in seat order, and whether it is a ``bye`` (one
-    entrant, no match)."""
+    entrant, no match); ``stage``: the part of the event it belongs to in a format with stages (a group's
+    letter; a bracket's "W", "L" or "GF"), written to ``Table.stage``."""
     number: int
     entrants: tuple[int, ...]
     bye: bool = False
+    stage: str = ""
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    """A table of a round, as ``Results.seated`` gives it: its ``stage`` and ``number``, its ``entrants``
+    in seat order, who went through (``winner``: None while undecided, or when nobody did), and whether it is
+    ``decided`` (its result recorded: a bye is)."""
+    stage: str
+    number: int
+    entrants: tuple[int, ...]
+    winner: int | None
+    bye: bool = False
+    decided: bool = True
 
 
 def numbered(tables: Iterable[Sequence[int]], byes: Iterable[int] = ()) -> list[Seating]:
@@ -88,6 +121,14 @@ class Results(Protocol):
         """Entrant id → the last round they were seated in."""
         ...
 
+    def seated(self, number: int) -> list[SeatedTable]:
+        """The tables of round ``number`` by table number: stage, seats and who went through."""
+        ...
+
+    def round_stages(self) -> dict[int, str]:
+        """Round number → its stage (``Round.stage``), for the rounds paired so far."""
+        ...
+
 
 class Field(Results, Protocol):
     """What a format may ask of its tournament's entrants when it draws a round (read when asked)."""
@@ -98,6 +139,11 @@ class Field(Results, Protocol):
 
     def contenders(self) -> list[Contender]:
         """The entrants still in (none withdrawn), best placed first, with their points and history."""
+        ...
+
+    def ranking(self, entrants: Sequence[int], stage: str) -> list[int]:
+        """``entrants`` ranked by the tournament's standings and tie-breaks counting only the tables of
+        ``stage`` (``Table.stage``: a group's results), best first."""
         ...
 
 
@@ -127,6 +173,33 @@ class TournamentFormat:
     def pairing_rules(self, setup: Setup, field: int | None = None) -> PairingRules:
         """How its tables are drawn, in words (``field``: the number of players, when known)."""
         raise NotImplementedError
+
+    def options_problem(self, options: Mapping[str, Any], seats: int) -> str | None:
+        """What is wrong with the format's settings (``Tournament.format_options``) at ``seats`` per table,
+        in a sentence for the organiser (None: nothing). By default a format reads no settings."""
+        return None
+
+    def round_stage(self, number: int, seatings: Sequence[Seating]) -> str:
+        """The stage round ``number`` belongs to (``Round.stage``), given its tables: by default none."""
+        return ""
+
+    def groups(self, setup: Setup, starters: Sequence[int]) -> list[tuple[str, list[int]]]:
+        """Its groups as (name, entrant ids in seed order), from the entrants in seed order (``starters``);
+        the standings show one table per group, counting the tables whose ``stage`` is the group's name.
+        Empty: no groups."""
+        return []
+
+    def group_rule(self, setup: Setup) -> str:
+        """How a group is ranked and who goes through, in words for the page (with ``groups``)."""
+        return ""
+
+    def brackets(self, setup: Setup, rounds: Sequence[Mapping[str, Any]], higher_game_points: bool
+                 ) -> list[dict[str, Any]] | None:
+        """Its brackets when it has more than one (a double elimination's winners' and losers' brackets
+        and its final), each ``{"key", "label", "columns"}``; a column ``{"label", "tables"}``; a table as
+        ``tournament_rounds`` gives it plus ``winner`` (an entrant id), or one not paired yet
+        ``{"waiting": [seat rows, None for one still to be decided]}``. None: it has no such brackets."""
+        return None
 
     def bye_points(self, league_bye: Fraction) -> Fraction:
         """What a bye scores, given the league's bye points: by default nothing (a rest)."""

@@ -4,6 +4,8 @@ through these modules, so they show the same numbers.
 - ``rounds``: a tournament's rounds and tables, its progress, bracket, fixtures and pairing rules, who a
   round waits for, who went through a table (what the formats ask: ``Played``);
 - ``standings``: the standings with their tie-breaks and the rules of their legend;
+- ``groups``: a format's groups (one standings table each, on the group's own tables) and its several
+  brackets (a double elimination's), through what the format returns;
 - ``players``: ratings and players' pages; ``clubs``: clubs and leagues; ``tournaments``: the lists of
   tournaments and the tournament page;
 - ``accounts``: a person's API tokens and outside bots;

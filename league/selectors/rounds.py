@@ -14,7 +14,7 @@ from engine import registry
 from games import store
 from games.models import Match, Seat
 from games.words.terms import clock_words, options_text
-from league.formats.base import Setup
+from league.formats.base import SeatedTable, Setup
 from league.models import Folded, Reminder, Round, Table, TableSeat, Tournament, Withdrawal
 from league.rules.pairing import PairingRules
 from league.rules.scoring import sides_of
@@ -40,7 +40,7 @@ def format_setup(tournament: Tournament) -> Setup:
     seats = tournament.seats_per_table
     sides = tuple((k, of_seat) for k in range(2, seats + 1) if len(set(of_seat := sides_of(tournament.game, k))) < k)
     return Setup(seats=seats, min_seats=max(2, registry.get(tournament.game).MIN_SEATS), sides=sides,
-                 rounds=tournament.rounds)
+                 rounds=tournament.rounds, options=dict(tournament.format_options or {}))
 
 
 def table_winner(table: Table) -> int | None:
@@ -68,6 +68,21 @@ class Played:
     def last_rounds(self) -> dict[int, int]:
         return dict(TableSeat.objects.filter(table__round__tournament=self.tournament).values("entrant_id")
                     .annotate(last=Max("table__round__number")).values_list("entrant_id", "last"))
+
+    def seated(self, number: int) -> list[SeatedTable]:
+        tables = (Table.objects.filter(round__tournament=self.tournament, round__number=number)
+                  .select_related("round__tournament").prefetch_related("seats", "folds").order_by("number"))
+        out = []
+        for t in tables:
+            decided = any(f.projection == Folded.Projection.STANDINGS for f in t.folds.all())
+            entrants = tuple(s.entrant_id for s in sorted(t.seats.all(), key=lambda s: s.position))
+            bye = t.kind == Table.Kind.BYE
+            out.append(SeatedTable(t.stage, t.number, entrants, table_winner(t) if decided or bye else None, bye,
+                                   decided or bye))
+        return out
+
+    def round_stages(self) -> dict[int, str]:
+        return dict(self.tournament.round_set.values_list("number", "stage"))
 
 
 def tournament_progress(tournament: Tournament) -> dict:
@@ -155,6 +170,7 @@ def tournament_rounds(tournament: Tournament, user=None) -> list[dict]:
             match = table.match
             tables.append({
                 "id": table.pk, "number": table.number, "kind": table.kind, "bye": table.kind == Table.Kind.BYE,
+                "stage": table.stage,
                 "decided": decided, "seats": _seat_rows(table),
                 "match_id": match.pk if match else None,
                 "match_status": match.status if match else None,
@@ -165,6 +181,7 @@ def tournament_rounds(tournament: Tournament, user=None) -> list[dict]:
             })
         match_tables = [t for t in tables if not t["bye"]]
         out.append({"id": rnd.pk, "number": rnd.number, "status": rnd.status, "status_label": rnd.get_status_display(),
+                    "stage": rnd.stage,
                     **round_dates(rnd), "tables": tables,
                     "finished": sum(1 for t in match_tables if t["decided"]), "total": len(match_tables)})
     return out

@@ -21,12 +21,14 @@ from league.rules.tiebreaks import HALF, Entry, Sitting, exact_text, num, number
 from league.selectors.rounds import Played, format_setup, higher_game_points_win, withdrawals
 
 
-def _sittings(tournament: Tournament) -> list[list[Sitting]]:
-    """Every decided table of a tournament as the tie-breaks read it (``Sitting``), table by table."""
+def _sittings(tournament: Tournament, stage: str | None = None) -> list[list[Sitting]]:
+    """Every decided table of a tournament as the tie-breaks read it (``Sitting``), table by table (``stage``:
+    only the tables of that stage, ``Table.stage``)."""
     league = tournament.league
     win, loss = exact(league.win_points), exact(league.loss_points)
     rows = (TableSeat.objects.filter(table__round__tournament=tournament,
                                      table__folds__projection=Folded.Projection.STANDINGS)
+            .filter(**({"table__stage": stage} if stage is not None else {}))
             .order_by("table__round__number", "table__number", "position")
             .values_list("table_id", "table__kind", "table__match__status", "entrant_id", "match_seat", "place",
                          "points"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from league.models import League, Tournament
+from league.selectors.groups import group_standings, tournament_brackets
 from league.selectors.rounds import (
     bracket_champion,
     pairing_rules,
@@ -23,6 +24,7 @@ def tournament_page(tournament: Tournament, user=None) -> dict:
         "tournament": tournament, "league": tournament.league, "club": tournament.league.club,
         "progress": tournament_progress(tournament), "standings": standings(tournament), "rounds": rounds,
         "bracket": bracket, "champion": bracket_champion(bracket), "fixtures": tournament_fixtures(tournament),
+        "groups": group_standings(tournament), "brackets": tournament_brackets(tournament, rounds),
         "entrants": list(tournament.entrants.select_related("player").order_by("seed", "pk")),
         "terms": tournament_terms(tournament), "waiting": round_waiting(tournament),
         "format_description": tournament.format_rules.description, "pairing_rules": pairing_rules(tournament),

@@ -17,6 +17,7 @@ from league.models import Entrant, Folded, Rating, Round, Standing, Table, Table
 from league.rules import pairing
 from league.rules.scoring import sides_of
 from league.selectors.drafts import forbidden_pairs
+from league.selectors.groups import group_ranking
 from league.selectors.rounds import Played, format_setup
 from league.selectors.standings import ranked_entrant_ids
 from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
@@ -69,9 +70,10 @@ def round_pair(*, tournament_id: int) -> Round | None:
         _tournament_finish(tournament)
         return None
     rnd = Round.objects.create(tournament=tournament, number=number, scheduled_on=tournament.round_date(number),
-                               starts_at=_scheduled_start(tournament, number))
+                               starts_at=_scheduled_start(tournament, number), stage=tables.stage)
     for table_number, kind, seated in tables:
-        table = Table.objects.create(round=rnd, number=table_number, kind=kind)
+        table = Table.objects.create(round=rnd, number=table_number, kind=kind,
+                                     stage=tables.table_stages.get(table_number, ""))
         TableSeat.objects.bulk_create([TableSeat(table=table, entrant_id=e, position=p, forfeited=e in withdrawn)
                                        for p, e in enumerate(seated)])
     return rnd
@@ -106,17 +108,28 @@ def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> l
     return ranked
 
 
+class _Drawn(list):
+    """A round's tables as [(table number, kind, [entrant ids in seat order])], with the round's ``stage``
+    and each table's (``table_stages``: table number → stage)."""
+    stage = ""
+    table_stages: dict[int, str] = {}
+
+
 def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict[int, int]):
-    """The next round's tables as [(table number, kind, [entrant ids in seat order])], or None when
-    nobody is left to pair: the tournament's format draws them (``league.formats``)."""
-    setup = replace(format_setup(tournament), forbidden=forbidden_pairs(tournament, number, entrants))
+    """The next round's tables (``_Drawn``), or None when nobody is left to pair: the tournament's format
+    draws them (``league.formats``), and names the round's stage and each table's."""
+    fmt = tournament.format_rules
     try:
-        seatings = tournament.format_rules.pair(number, setup, _Field(tournament, entrants, withdrawn))
+        setup = replace(format_setup(tournament), forbidden=forbidden_pairs(tournament, number, entrants))
+        seatings = fmt.pair(number, setup, _Field(tournament, entrants, withdrawn))
     except CannotPair as exc:
         raise InvalidTournament(str(exc)) from None
     if seatings is None:
         return None
-    return [(s.number, Table.Kind.BYE if s.bye else Table.Kind.MATCH, list(s.entrants)) for s in seatings]
+    drawn = _Drawn((s.number, Table.Kind.BYE if s.bye else Table.Kind.MATCH, list(s.entrants)) for s in seatings)
+    drawn.stage = fmt.round_stage(number, seatings)
+    drawn.table_stages = {s.number: s.stage for s in seatings if s.stage}
+    return drawn
 
 
 class _Field(Played):
@@ -140,6 +153,9 @@ class _Field(Played):
         return [pairing.Contender(e.pk, int((points.get(e.pk) or 0) * 100), tuple(history["opponents"][e.pk]),
                                   history["byes"][e.pk], tuple(history["seats"][e.pk]),
                                   tuple(history["partners"][e.pk])) for e in active]
+
+    def ranking(self, entrants, stage: str) -> list[int]:
+        return group_ranking(self.tournament, entrants, stage)
 
 
 def _history(tournament: Tournament) -> dict:

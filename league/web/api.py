@@ -86,6 +86,7 @@ class SeatOut(Schema):
 class TableOut(Schema):
     number: int
     kind: str
+    stage: str = ""     # a format with stages: a group's letter, a bracket's "W", "L" or "GF"
     decided: bool
     match_id: int | None = None
     match_status: str | None = None
@@ -95,6 +96,7 @@ class TableOut(Schema):
 class RoundOut(Schema):
     number: int
     status: str
+    stage: str = ""     # a format with stages: "groups", "playoffs", "winners", "losers", "final"
     scheduled_on: str | None = None
     finished: int
     total: int

@@ -11,7 +11,7 @@ from league.formats import base
 from league.formats.base import CannotPair, Setup
 from league.rules import pairing
 
-BUILT_IN = ["round_robin", "double_round_robin", "swiss", "knockout", "league"]
+BUILT_IN = ["round_robin", "double_round_robin", "swiss", "knockout", "league", "groups_knockout", "double_elimination"]
 
 
 class Stub:
@@ -66,14 +66,15 @@ def test_only_a_swiss_bye_scores_the_leagues_bye_points():
     assert "rest" in base.get("round_robin").bye_rule("3")
 
 
-def test_only_a_knockout_has_stages_and_a_bracket():
+def test_of_the_formats_without_brackets_of_their_own_only_a_knockout_has_stages_and_a_bracket():
+    # groups then play-offs and double elimination have theirs (tests/league/formats/test_properties.py)
     results = Stub(winners={2: [7]}, last={5: 1, 6: 2, 7: 2})
-    staged = {name: f.stages(Setup(rounds=2), results, True) for name, f in base.formats().items()}
+    staged = {name: base.get(name).stages(Setup(rounds=2), results, True) for name in BUILT_IN[:5]}
     assert {name: s for name, s in staged.items() if s is not None} == {"knockout": {5: 1, 6: 2, 7: 3}}
     knockout = base.get("knockout")
     assert [knockout.stage_label(s, Setup(rounds=3)) for s in (1, 2, 3, 4)] == [
         "Quarter-final", "Semi-final", "Final", "Winner"]
-    with_bracket = [name for name, f in base.formats().items() if f.bracket(Setup(rounds=1), [], True, lambda n: None)]
+    with_bracket = [name for name in BUILT_IN if base.get(name).bracket(Setup(rounds=1), [], True, lambda n: None)]
     assert with_bracket == ["knockout"]
 
 

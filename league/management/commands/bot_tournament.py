@@ -23,6 +23,7 @@ from games.kits import GAME_LABELS
 from league import services
 from league.formats import base as formats
 from league.management.commands._common import domain_errors, progress_text, standings_text
+from league.management.format_flags import add_format_flags, format_options
 from league.models import Club, League, Round, Tournament
 from league.services.seeding import tournament_seeded
 
@@ -83,6 +84,7 @@ class Command(BaseCommand):
                                  "and demos only: whoever knows the seed knows every deal")
         parser.add_argument("--sync", action="store_true", help="run in this process instead of through Celery")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the workers")
+        add_format_flags(parser)
 
     def handle(self, *args, **o):
         game = o["game"]
@@ -109,7 +111,7 @@ class Command(BaseCommand):
             # seeded through Celery: this command starts every round, so that it derives the secrets
             tournament = services.tournament_create(league_id=league.pk, name=name[:120], format=o["format"],
                                                     seats_per_table=seats, rounds=o["rounds"], options=options,
-                                                    seeding=Tournament.Seeding.ENTRY,
+                                                    seeding=Tournament.Seeding.ENTRY, format_options=format_options(o),
                                                     auto_advance=not (o["seed"] and not o["sync"]))
             services.bots_add(tournament_id=tournament.pk, count=o["players"], policy=o["policy"])
             self.stdout.write(f"tournament {tournament.pk}: {tournament.name}")

@@ -8,6 +8,7 @@ from games.models import Match
 from league import services
 from league.formats import base as formats
 from league.management.commands._common import domain_errors
+from league.management.format_flags import add_format_flags, format_options
 from league.models import Tournament
 
 
@@ -30,6 +31,7 @@ class Command(BaseCommand):
                                  '{"move_seconds": 30, "bank_seconds": 300} or {"move_days": 1}')
         parser.add_argument("--timeout-rule", choices=Match.TimeoutRule.values, default=None,
                             help="when a deadline passes: bot or forfeit (default: the league's)")
+        add_format_flags(parser)
 
     def handle(self, *args, **o):
         try:
@@ -42,5 +44,5 @@ class Command(BaseCommand):
                 league_id=o["league"], name=o["name"], format=o["format"], seats_per_table=o["seats"],
                 rounds=o["rounds"], season_id=o["season"], options=options,
                 auto_advance=not o["manual"], seeding=o["seeding"], starts_on=o["starts"], clock=clock,
-                timeout_rule=o["timeout_rule"])
+                timeout_rule=o["timeout_rule"], format_options=format_options(o))
         self.stdout.write(f"tournament {t.pk}: {t.name} ({t.get_format_display()}, {t.game_label})")
