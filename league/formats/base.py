@@ -18,15 +18,18 @@ format's ``name`` (``Tournament.format``), whose choices are ``format_choices``:
 needs no migration.
 
 Formats still to come fit the same base: groups then play-offs and double elimination rank by ``stages``
-and draw a ``bracket``; a format that seats players as tables free up rather than round by round draws its
-next tables with ``pair`` from what ``Field`` says has been played.
+and draw a ``bracket``. A format that seats players as tables free up rather than round by round (an arena)
+says so with ``continuous``: its one round stays open until ``closes_at``, and each time a table of it is
+recorded the league asks its ``pair`` again for the players free at that moment (``Field.contenders`` then
+lists only them), seating them at new tables of the same round. A format whose points depend on the
+player's wins in a row says so with ``streaks`` and ``streak_points``.
 """
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar, Protocol
@@ -39,7 +42,7 @@ from league.rules.pairing import Contender, Pairing, PairingRules, Sides
 
 #: The formats every site has, in the order the admin offers them.
 BUILT_IN = ("league.formats.round_robin", "league.formats.double_round_robin", "league.formats.swiss",
-            "league.formats.knockout", "league.formats.season")
+            "league.formats.knockout", "league.formats.season", "league.formats.arena")
 
 #: A bye in a format whose byes score nothing (``TournamentFormat.bye_rule``).
 REST_RULE = _("A rest (when the players do not fill the tables): no points, in a round without an opponent.")
@@ -50,11 +53,13 @@ class Setup:
     """What a format reads of its tournament: ``seats`` per table, the game's smallest table
     (``min_seats``, at least two), the game's partnerships at each table size (``sides``, as
     ``league.rules.pairing`` reads them) and the number of rounds as set (``rounds``: before the start,
-    what the organiser chose, if anything; from the first round on, the rounds planned)."""
+    what the organiser chose, if anything; from the first round on, the rounds planned) and the format's
+    own settings (``options``: ``Tournament.format_options``)."""
     seats: int = 2
     min_seats: int = 2
     sides: Sides = ()
     rounds: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -147,6 +152,22 @@ class TournamentFormat:
     def stage_label(self, stage: int, setup: Setup) -> str:
         """A stage in words ("Semi-final")."""
         return ""
+
+    #: Seats players as tables free up, within a time window, rather than round by round: its one round
+    #: stays open until ``closes_at``, and each recorded table has ``pair`` seat the players free then at
+    #: new tables of that round. False: a round closes when its tables are played, then the next is drawn.
+    continuous: ClassVar[bool] = False
+    #: A seat's points depend on the wins in a row its player had before it (``streak_points``).
+    streaks: ClassVar[bool] = False
+
+    def closes_at(self, setup: Setup, opened: datetime) -> datetime | None:
+        """When a continuous format stops seating players, given when it opened (None: never)."""
+        minutes = setup.options.get("minutes")
+        return opened + timedelta(minutes=int(minutes)) if minutes else None
+
+    def streak_points(self, setup: Setup, wins_in_a_row: int, points: Fraction) -> Fraction:
+        """A seat's points, given the wins in a row its player had just before it: by default as scored."""
+        return points
 
     def bracket(self, setup: Setup, rounds: Sequence[Mapping[str, Any]], higher_game_points: bool,
                 round_date: Callable[[int], date | None]) -> list[dict[str, Any]] | None:

@@ -36,11 +36,11 @@ def withdrawals(tournament: Tournament) -> dict[int, int]:
 def format_setup(tournament: Tournament) -> Setup:
     """What the tournament's format reads of it (``league.formats.base.Setup``): the seats per table, the
     game's smallest table, its partnerships at each table size (Karuselis at four: seats 0 and 2 against 1
-    and 3) and the rounds as set."""
+    and 3), the rounds as set and the format's own settings."""
     seats = tournament.seats_per_table
     sides = tuple((k, of_seat) for k in range(2, seats + 1) if len(set(of_seat := sides_of(tournament.game, k))) < k)
     return Setup(seats=seats, min_seats=max(2, registry.get(tournament.game).MIN_SEATS), sides=sides,
-                 rounds=tournament.rounds)
+                 rounds=tournament.rounds, options=dict(tournament.format_options or {}))
 
 
 def table_winner(table: Table) -> int | None:

@@ -20,6 +20,7 @@ The life of a round:
    it and pair the next round — exactly once, whoever gets there first.
 """
 from league.rules.scoring import Rules, SeatIn, SeatScore, table_scores
+from league.services.arena import arena_join, entrant_pause
 from league.services.clubs import (
                                     bots_ensure,
                                     club_create,
@@ -34,7 +35,9 @@ from league.services.errors import (
                                     InvalidTournament,
                                     LeagueError,
                                     NoSuchBotLevel,
+                                    NotContinuous,
                                     NotEnoughPlayers,
+                                    NotEntered,
                                     NothingToRemind,
                                     NotTakingEntries,
                                     OwnBotEntered,
@@ -65,6 +68,7 @@ from league.services.rounds import (
                                     match_result_record,
                                     planned_rounds,
                                     round_close,
+                                    round_extend,
                                     round_pair,
                                     round_start,
                                     table_match_create,
@@ -92,5 +96,6 @@ __all__ = [
     "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "Rules",
     "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "round_start",
     "table_match_create", "table_run", "match_result_record", "table_record", "round_close", "standings_apply",
-    "rating_apply", "projections_rebuild", "tournament_sweep", "tournaments_sweep", "tournament_run",
+    "rating_apply", "projections_rebuild", "arena_join", "entrant_pause", "round_extend", "NotContinuous",
+    "NotEntered", "tournament_sweep", "tournaments_sweep", "tournament_run",
 ]

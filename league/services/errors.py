@@ -87,3 +87,15 @@ class OwnBotEntered(LeagueError):
     status = 409
     message = _("A person and their own outside bot cannot both enter one tournament: one person would hold "
                 "two hands at a table.")
+
+
+class NotContinuous(LeagueError):
+    code = "not_continuous"
+    status = 409
+    message = _("Only an arena lets its players pause, come back and join while it runs.")
+
+
+class NotEntered(LeagueError):
+    code = "not_entered"
+    status = 404
+    message = _("You have not entered this tournament.")
