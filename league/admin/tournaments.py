@@ -35,6 +35,7 @@ from games.words.terms import clock_words, options_text
 from league import services
 from league.admin.clubs import OrganiserScoped
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
+from league.admin.teams import TeamInline
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
 
@@ -70,9 +71,10 @@ class TournamentForm(ClockForm):
     class Meta:
         model = Tournament
         fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
-                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule")
+                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule",
+                  "format_options", "starts_at")
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
-        field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
+        field_classes = {"options": OptionalJSON, "clock": OptionalJSON, "format_options": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
 
     def __init__(self, *args, **kwargs):
@@ -208,18 +210,19 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     list_display = ("name", "league", "format", "game", "seats_per_table", "status", "progress", "pages")
     list_filter = ("status", "format", "game", "league")
     search_fields = ("name",)
-    inlines = [EntrantInline]
+    inlines = [EntrantInline, TeamInline]
     actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results"]
     clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
                                    "description": _("A change applies to the matches created from then on.")})
     fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "game", "options", "terms", "seats_per_table",
-                           "rounds")}),
+                           "rounds", "format_options")}),
         clock_fieldset,
-        (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
+        (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "starts_at", "days_between_rounds")}),
     ]
     add_fieldsets = [
-        (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
+        (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
+                           "format_options")}),
         (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule")}),
         fieldsets[2],
     ]

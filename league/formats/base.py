@@ -42,7 +42,8 @@ from league.rules.pairing import Contender, Pairing, PairingRules, Sides
 
 #: The formats every site has, in the order the admin offers them.
 BUILT_IN = ("league.formats.round_robin", "league.formats.double_round_robin", "league.formats.swiss",
-            "league.formats.knockout", "league.formats.season", "league.formats.arena")
+            "league.formats.knockout", "league.formats.season", "league.formats.arena",
+            "league.formats.team_match")
 
 #: A bye in a format whose byes score nothing (``TournamentFormat.bye_rule``).
 REST_RULE = _("A rest (when the players do not fill the tables): no points, in a round without an opponent.")
@@ -100,6 +101,11 @@ class Field(Results, Protocol):
 
     def contenders(self) -> list[Contender]:
         """The entrants still in (none withdrawn), best placed first, with their points and history."""
+        ...
+
+    def teams(self) -> list[list[int]]:
+        """The teams (``Entrant.team``) in seed order, each its entrants in seed order, without those who
+        withdrew before the start."""
         ...
 
 

@@ -20,7 +20,7 @@ The life of a round:
    it and pair the next round — exactly once, whoever gets there first.
 """
 from league.rules.scoring import Rules, SeatIn, SeatScore, table_scores
-from league.services.arena import arena_join, entrant_pause
+from league.services.arena import arena_join, entrant_pause, tournament_pause
 from league.services.clubs import (
                                     bots_ensure,
                                     club_create,
@@ -76,6 +76,7 @@ from league.services.rounds import (
                                     table_run,
 )
 from league.services.running import tournament_run, tournament_sweep, tournaments_sweep
+from league.services.teams import team_create, team_members_set
 from league.services.tournaments import (
                                     LEAGUE_CLOCK,
                                     bots_add,
@@ -96,6 +97,6 @@ __all__ = [
     "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "Rules",
     "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "round_start",
     "table_match_create", "table_run", "match_result_record", "table_record", "round_close", "standings_apply",
-    "rating_apply", "projections_rebuild", "arena_join", "entrant_pause", "round_extend", "NotContinuous",
+    "rating_apply", "projections_rebuild", "arena_join", "entrant_pause", "tournament_pause", "team_create", "team_members_set", "round_extend", "NotContinuous",
     "NotEntered", "tournament_sweep", "tournaments_sweep", "tournament_run",
 ]

@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 
 from league.models import Entrant, Round, Standing, Tournament
-from league.services.errors import AlreadyEntered, NotContinuous, NotTakingEntries
+from league.services.errors import AlreadyEntered, NotContinuous, NotEntered, NotTakingEntries
 from league.services.rounds import round_extend, seating_open
 from league.services.tournaments import entrant_add
 
@@ -60,3 +60,11 @@ def arena_join(*, tournament_id: int, player_id: int, now: datetime | None = Non
     if rnd is not None:
         round_extend(round_id=rnd.pk, now=now)
     return entrant
+
+
+def tournament_pause(*, tournament_id: int, user, paused: bool = True, now: datetime | None = None) -> Entrant:
+    """Pause (or bring back) the signed-in person's own entry in a continuous format's tournament."""
+    entrant = Entrant.objects.filter(tournament_id=tournament_id, player__user=user).first()
+    if entrant is None:
+        raise NotEntered()
+    return entrant_pause(entrant_id=entrant.pk, paused=paused, now=now)

@@ -21,6 +21,7 @@ from league.selectors.standings import ranked_entrant_ids
 from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
 from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
 from league.services.seeding import seeded_secret
+from league.services.teams import PartnerUnits, partner_units
 
 
 def planned_rounds(tournament: Tournament, field: int) -> int:
@@ -55,7 +56,8 @@ def round_pair(*, tournament_id: int) -> Round | None:
         field = [e for e in entrants if e.pk not in withdrawn]
         if len(field) < _min_seats(tournament):
             raise NotEnoughPlayers()
-        tournament.rounds = planned_rounds(tournament, len(field))
+        setup, drawn = _drawn(tournament, entrants, withdrawn)
+        tournament.rounds = tournament.format_rules.planned_rounds(setup, len(drawn.starters()))
         tournament.status, tournament.started_at = Tournament.Status.RUNNING, timezone.now()
         tournament.save(update_fields=["rounds", "status", "started_at"])
         Standing.objects.bulk_create([Standing(tournament=tournament, entrant=e) for e in entrants],
@@ -98,14 +100,23 @@ def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> l
 def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdrawn: dict[int, int]):
     """The next round's tables as [(table number, kind, [entrant ids in seat order])], or None when
     nobody is left to pair: the tournament's format draws them (``league.formats``)."""
+    setup, field = _drawn(tournament, entrants, withdrawn)
     try:
-        seatings = tournament.format_rules.pair(number, format_setup(tournament),
-                                                _Field(tournament, entrants, withdrawn))
+        seatings = tournament.format_rules.pair(number, setup, field)
     except CannotPair as exc:
         raise InvalidTournament(str(exc)) from None
+    if isinstance(field, PartnerUnits):
+        seatings = field.expand(seatings)
     if seatings is None:
         return None
     return [(s.number, Table.Kind.BYE if s.bye else Table.Kind.MATCH, list(s.entrants)) for s in seatings]
+
+
+def _drawn(tournament: Tournament, entrants: list[Entrant], withdrawn: dict[int, int]):
+    """What the format draws: the players, or in a partnership team event its teams (``PartnerUnits``)."""
+    setup, field = format_setup(tournament), _Field(tournament, entrants, withdrawn)
+    units = partner_units(setup, field)
+    return (units.setup, units) if units is not None else (setup, field)
 
 
 class _Field(Played):
@@ -119,6 +130,16 @@ class _Field(Played):
 
     def starters(self) -> list[int]:
         return [e.pk for e in sorted(self.entrants, key=lambda e: e.seed) if self.withdrawn.get(e.pk, 1) != 0]
+
+    def teams(self) -> list[list[int]]:
+        starters = self.starters()
+        members: dict[int, list[int]] = defaultdict(list)
+        team_of = {e.pk: e.team_id for e in self.entrants if e.team_id}
+        for eid in starters:
+            if eid in team_of:
+                members[team_of[eid]].append(eid)
+        order = dict(self.tournament.teams.order_by("seed", "pk").values_list("pk", "seed"))
+        return [members[t] for t in sorted(members, key=lambda t: (order.get(t, 0), t))]
 
     def contenders(self) -> list[pairing.Contender]:
         tournament = self.tournament

@@ -24,6 +24,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club, name="league_club"),
     path("tournaments/<int:tournament_id>/", views.tournament, name="league_tournament"),
     path("tournaments/<int:tournament_id>/live/", views.tournament_live, name="league_tournament_live"),
+    path("tournaments/<int:tournament_id>/pause/", views.tournament_pause, name="league_tournament_pause"),
     path("tournaments/<int:tournament_id>/standings.csv", views.standings_csv, name="league_standings_csv"),
     path("tournaments/<int:tournament_id>/results.csv", views.results_csv, name="league_results_csv"),
     path("players/<int:player_id>/", views.player, name="league_player"),

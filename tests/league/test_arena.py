@@ -174,3 +174,34 @@ def test_an_arena_of_8_bots_in_a_short_window_runs_to_the_end(league):
     # and every published total is recomputed by hand from the rule the page states
     by_hand = _recomputed(tournament, league)
     assert {s.entrant_id: Fraction(s.points) for s in Standing.objects.filter(tournament=tournament)} == by_hand
+
+
+def test_a_player_pauses_and_resumes_from_the_api_and_the_page(league, client, django_user_model):
+    # given a person entered in an arena of bots
+    tournament = _arena(league, 3)
+    user = django_user_model.objects.create_user("ilze", password="x")
+    entrant = services.entrant_add(tournament_id=tournament.pk,
+                                   player_id=services.player_for_user(user=user).pk)
+    client.force_login(user)
+    # when they pause through the API
+    answer = client.post(f"/api/league/tournaments/{tournament.pk}/pause", content_type="application/json")
+    # then they are paused, and the page offers them to come back
+    assert answer.status_code == 200 and answer.json() == {"tournament_id": tournament.pk,
+                                                           "entrant_id": entrant.pk, "paused": True}
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Come back: pair me again" in page and "ilze" in page
+    # when they come back with the page's button
+    client.post(f"/tournaments/{tournament.pk}/pause/", {"paused": "0"})
+    assert Entrant.objects.get(pk=entrant.pk).paused is False
+    assert client.post(f"/api/league/tournaments/{tournament.pk}/resume", content_type="application/json").json()["paused"] is False
+
+
+def test_pausing_is_refused_outside_an_arena(league, client, django_user_model):
+    tournament = make_tournament(league, format="swiss", players=2)
+    user = django_user_model.objects.create_user("janis", password="x")
+    services.entrant_add(tournament_id=tournament.pk, player_id=services.player_for_user(user=user).pk)
+    client.force_login(user)
+    answer = client.post(f"/api/league/tournaments/{tournament.pk}/pause", content_type="application/json")
+    assert answer.status_code == 409 and answer.json()["code"] == "not_continuous"
+    other = _arena(league, 2)
+    assert client.post(f"/api/league/tournaments/{other.pk}/pause", content_type="application/json").json()["code"] == "not_entered"

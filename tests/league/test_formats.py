@@ -11,7 +11,7 @@ from league.formats import base
 from league.formats.base import CannotPair, Setup
 from league.rules import pairing
 
-BUILT_IN = ["round_robin", "double_round_robin", "swiss", "knockout", "league"]
+BUILT_IN = ["round_robin", "double_round_robin", "swiss", "knockout", "league", "arena", "team_match"]
 
 
 class Stub:
@@ -32,6 +32,9 @@ class Stub:
 
     def last_rounds(self):
         return dict(self._last)
+
+    def teams(self):
+        return []
 
 
 def test_the_registry_holds_the_built_in_formats_by_their_stored_names():

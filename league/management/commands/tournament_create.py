@@ -11,6 +11,11 @@ from league.management.commands._common import domain_errors
 from league.models import Tournament
 
 
+def arena_options(o: dict) -> dict:
+    """An arena's settings from ``--minutes`` and ``--streak``, those given."""
+    return {key: o[key] for key in ("minutes", "streak") if o.get(key) is not None}
+
+
 class Command(BaseCommand):
     help = "Create a tournament taking entries (the admin's 'add tournament')."
 
@@ -30,6 +35,9 @@ class Command(BaseCommand):
                                  '{"move_seconds": 30, "bank_seconds": 300} or {"move_days": 1}')
         parser.add_argument("--timeout-rule", choices=Match.TimeoutRule.values, default=None,
                             help="when a deadline passes: bot or forfeit (default: the league's)")
+        parser.add_argument("--minutes", type=int, default=None, help="an arena's window, in minutes")
+        parser.add_argument("--streak", type=int, default=None,
+                            help="an arena's streak: wins in a row after which results score double (0: never)")
 
     def handle(self, *args, **o):
         try:
@@ -42,5 +50,5 @@ class Command(BaseCommand):
                 league_id=o["league"], name=o["name"], format=o["format"], seats_per_table=o["seats"],
                 rounds=o["rounds"], season_id=o["season"], options=options,
                 auto_advance=not o["manual"], seeding=o["seeding"], starts_on=o["starts"], clock=clock,
-                timeout_rule=o["timeout_rule"])
+                timeout_rule=o["timeout_rule"], format_options=arena_options(o))
         self.stdout.write(f"tournament {t.pk}: {t.name} ({t.get_format_display()}, {t.game_label})")
