@@ -40,7 +40,9 @@ def entrant_pause(*, entrant_id: int, paused: bool = True, now: datetime | None 
 def arena_join(*, tournament_id: int, player_id: int, now: datetime | None = None) -> Entrant:
     """Enter a continuous format's tournament: before it starts as any entry, while its window is open as a
     late entry, seated at once if someone is free."""
-    tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+    # the tournament row is not locked here: closing the round locks the round, then the tournament, and a
+    # late entry locks the round (``round_extend``); the unique (tournament, player) keeps entries single
+    tournament = Tournament.objects.get(pk=tournament_id)
     if not tournament.format_rules.continuous:
         raise NotContinuous()
     if tournament.status == Tournament.Status.DRAFT:

@@ -13,6 +13,7 @@ from games import dispatch, publish
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
 from league.formats.base import CannotPair
+from league.formats.partners import PartnerUnits, partner_units
 from league.models import Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal
 from league.rules import pairing
 from league.rules.scoring import sides_of
@@ -21,7 +22,6 @@ from league.selectors.standings import ranked_entrant_ids
 from league.services.errors import InvalidTournament, NotEnoughPlayers, RoundNotClosed, TournamentFinished
 from league.services.projections import _min_seats, _needs_match, rating_apply, standings_apply
 from league.services.seeding import seeded_secret
-from league.services.teams import PartnerUnits, partner_units
 
 
 def planned_rounds(tournament: Tournament, field: int) -> int:

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from league import services
 from league.models import Entrant, Standing, Table, TableSeat, Tournament
 from league.rules.scoring import sides_of
-from league.selectors import live, standings
+from league.selectors import live, rounds, standings
 from tests.league.conftest import make_tournament
 
 
@@ -48,6 +48,11 @@ def test_karuselis_team_standings_count_a_sides_result_once(karuselis):
     # given a round robin of four pairs of bots at four seats
     tournament = make_tournament(karuselis, format="round_robin", players=8, seats=4)
     teams = _teams_of(tournament, 2)
+    services.round_pair(tournament_id=tournament.pk)
+    # then the rounds still to play are listed by pairs
+    fixtures = rounds.tournament_fixtures(Tournament.objects.get(pk=tournament.pk))
+    assert [f["number"] for f in fixtures] == [2, 3]
+    assert all(len(t) == 2 and all(n.startswith("Pair ") for n in t) for f in fixtures for t in f["tables"])
     tournament = services.tournament_run(tournament_id=tournament.pk)
     # then each pair met each other pair once: three rounds
     assert tournament.rounds == 3
