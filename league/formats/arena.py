@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league.formats.base import CannotPair, Field, Seating, Setup, TournamentFormat, numbered
 from league.rules.pairing import Contender, PairingRules
@@ -80,23 +81,31 @@ class Arena(TournamentFormat):
         bonus = streak(setup)
         return points * 2 if bonus and wins_in_a_row >= bonus else points
 
+    def points_rule(self, setup: Setup) -> str:
+        bonus = streak(setup)
+        if not bonus:
+            return str(_("No streak bonus: every result scores the league's points for it."))
+        return ngettext("Streaks: a result scores double the league's points for it when the player's result just "
+                        "before it was a win; the first result that is not a win ends the streak (it still scores "
+                        "double).",
+                        "Streaks: a result scores double the league's points for it when the player's %(n)s results "
+                        "just before it were all wins; the first result that is not a win ends the streak (it still "
+                        "scores double).", bonus) % {"n": bonus}
+
     def pairing_rules(self, setup: Setup, field: int | None = None) -> PairingRules:
         rules = [
-            str(_("The arena is open for %(minutes)s minutes from its start. A player is free when not at a "
-                  "table in play and not paused; the free players are paired at once, at the start and each "
-                  "time a table finishes.") % {"minutes": minutes(setup)}),
+            ngettext("The arena is open for %(minutes)s minute from its start. A player is free when not at a "
+                     "table in play and not paused; the free players are paired at once, at the start and each "
+                     "time a table finishes.",
+                     "The arena is open for %(minutes)s minutes from its start. A player is free when not at a "
+                     "table in play and not paused; the free players are paired at once, at the start and each "
+                     "time a table finishes.", minutes(setup)) % {"minutes": minutes(setup)},
             str(_("The free players are taken in standings order: each meets the nearest one below who was not "
                   "their last opponent; a player left over waits for the next table to finish.")),
             str(_("When the window closes nobody is paired again; the matches in play finish and count, then "
                   "the arena ends.")),
         ]
-        bonus = streak(setup)
-        if bonus:
-            rules.append(str(_("Streaks: a result scores double the league's points for it when the player's "
-                               "%(n)s results just before it were all wins; the first result that is not a win "
-                               "ends the streak (it still scores double).") % {"n": bonus}))
-        else:
-            rules.append(str(_("No streak bonus: every result scores the league's points for it.")))
+        rules.append(self.points_rule(setup))
         rules.append(str(_("Players may pause (they are not paired until they come back) and join while the "
                            "window is open.")))
         return {"ordered": False, "rules": rules}

@@ -175,6 +175,11 @@ class TournamentFormat:
         """A seat's points, given the wins in a row its player had just before it: by default as scored."""
         return points
 
+    def points_rule(self, setup: Setup) -> str:
+        """What the format does to the points a table gives, in one sentence for the standings' legend
+        (empty: nothing)."""
+        return ""
+
     def bracket(self, setup: Setup, rounds: Sequence[Mapping[str, Any]], higher_game_points: bool,
                 round_date: Callable[[int], date | None]) -> list[dict[str, Any]] | None:
         """Its bracket, one column per round (None: it has none). ``rounds``: the rounds played so far

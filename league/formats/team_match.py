@@ -44,14 +44,15 @@ class TeamMatch(TournamentFormat):
         a, b = teams
         boards = boards_of(setup, len(a), len(b))
         if boards < 1 or len(a) < boards or len(b) < boards:
-            raise CannotPair(str(_("Each team needs %(boards)s players for %(boards)s boards.") % {"boards": boards}))
+            raise CannotPair(str(_("Each team needs as many players as there are boards (%(boards)s).")
+                                 % {"boards": boards}))
         return numbered(board_tables(a, b, boards))
 
     def pairing_rules(self, setup: Setup, field: int | None = None) -> PairingRules:
         boards = setup.options.get("boards")
         return {"ordered": False, "rules": [
             str(_("The team seeded first is team A, the other team B; each lines up its players by seed."))
-            + (" " + str(_("%(n)s boards.") % {"n": boards}) if boards else
+            + (" " + str(_("Boards: %(n)s.") % {"n": boards}) if boards else
                " " + str(_("As many boards as the smaller team has players."))),
             str(_("Board 1 seats A's first player against B's first, board 2 the second players, and so on "
                   "(the tables are the boards); A's player sits first on odd boards, B's on even ones.")),

@@ -13,6 +13,7 @@ from league.formats.arena import arena_pairs
 from league.formats.base import Setup
 from league.models import Entrant, Folded, Round, Standing, Table, TableSeat, Tournament
 from league.rules.pairing import Contender
+from league.selectors import standings
 from tests.league.conftest import make_tournament
 
 
@@ -174,6 +175,9 @@ def test_an_arena_of_8_bots_in_a_short_window_runs_to_the_end(league):
     # and every published total is recomputed by hand from the rule the page states
     by_hand = _recomputed(tournament, league)
     assert {s.entrant_id: Fraction(s.points) for s in Standing.objects.filter(tournament=tournament)} == by_hand
+    # as the standings' legend states it
+    legend = standings.standings(Tournament.objects.get(pk=tournament.pk))["rules"]
+    assert any("2 results just before it were all wins" in rule["text"] for rule in legend)
 
 
 def test_a_player_pauses_and_resumes_from_the_api_and_the_page(league, client, django_user_model):
