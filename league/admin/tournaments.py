@@ -37,6 +37,7 @@ from league.admin.clubs import OrganiserScoped
 from league.admin.drafts import DraftAdmin
 from league.admin.entries import ENTRIES_FIELDSET, TournamentEntries, entries_form_check, entries_form_init
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
+from league.admin.teams import TeamInline
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
 
@@ -225,7 +226,7 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
     list_display = ("name", "league", "format", "game", "seats_per_table", "status", "progress", "pages")
     list_filter = ("status", "format", "game", "league")
     search_fields = ("name",)
-    inlines = [EntrantInline]
+    inlines = [EntrantInline, TeamInline]
     actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results",
                "close_checkin"]
     clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),

@@ -21,15 +21,19 @@ A format with stages names each round's (``round_stage``) and each table's (``Se
 then play-offs (``groups_knockout``) ranks its groups with ``Field.ranking`` and shows them through
 ``groups``, a double elimination (``double_elimination``) draws ``brackets`` and ends itself (``pair``
 returns None once the final is decided, before the planned rounds, which are the most it can take);
-each checks its own settings (``options_problem``). A format that seats players as tables free up rather than round by round draws its
-next tables with ``pair`` from what ``Field`` says has been played.
+each checks its own settings (``options_problem``).
+A format that seats players as tables free up rather than round by round (an arena)
+says so with ``continuous``: its one round stays open until ``closes_at``, and each time a table of it is
+recorded the league asks its ``pair`` again for the players free at that moment (``Field.contenders`` then
+lists only them), seating them at new tables of the same round. A format whose points depend on the
+player's wins in a row says so with ``streaks`` and ``streak_points``.
 """
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, timedelta
 from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar, Protocol
@@ -43,7 +47,7 @@ from league.rules.pairing import Contender, Forbidden, Pairing, PairingRules, Si
 #: The formats every site has, in the order the admin offers them.
 BUILT_IN = ("league.formats.round_robin", "league.formats.double_round_robin", "league.formats.swiss",
             "league.formats.knockout", "league.formats.season", "league.formats.groups_knockout",
-            "league.formats.double_elimination")
+            "league.formats.double_elimination", "league.formats.arena", "league.formats.team_match")
 
 #: A format's settings it does not read (``TournamentFormat.options_problem``).
 UNKNOWN_SETTINGS = _("%(format)s does not read the settings %(unknown)s; it reads %(known)s.")
@@ -68,7 +72,8 @@ class Setup:
     ``league.rules.pairing`` reads them) and the number of rounds as set (``rounds``: before the start,
     what the organiser chose, if anything; from the first round on, the rounds planned). When a round is
     drawn, ``forbidden``: the pairs of entrants not to be seated together in it (forbidden pairings,
-    clubmates in the first rounds), which a format that pairs from results keeps apart where it can."""
+    clubmates in the first rounds), which a format that pairs from results keeps apart where it can. The format's
+    own settings: ``options`` (``Tournament.format_options``)."""
     seats: int = 2
     min_seats: int = 2
     sides: Sides = ()
@@ -144,6 +149,11 @@ class Field(Results, Protocol):
     def ranking(self, entrants: Sequence[int], stage: str) -> list[int]:
         """``entrants`` ranked by the tournament's standings and tie-breaks counting only the tables of
         ``stage`` (``Table.stage``: a group's results), best first."""
+        ...
+
+    def teams(self) -> list[list[int]]:
+        """The teams (``Entrant.team``) in seed order, each its entrants in seed order, without those who
+        withdrew before the start."""
         ...
 
 
@@ -222,6 +232,27 @@ class TournamentFormat:
 
     def stage_label(self, stage: int, setup: Setup) -> str:
         """A stage in words ("Semi-final")."""
+        return ""
+
+    #: Seats players as tables free up, within a time window, rather than round by round: its one round
+    #: stays open until ``closes_at``, and each recorded table has ``pair`` seat the players free then at
+    #: new tables of that round. False: a round closes when its tables are played, then the next is drawn.
+    continuous: ClassVar[bool] = False
+    #: A seat's points depend on the wins in a row its player had before it (``streak_points``).
+    streaks: ClassVar[bool] = False
+
+    def closes_at(self, setup: Setup, opened: datetime) -> datetime | None:
+        """When a continuous format stops seating players, given when it opened (None: never)."""
+        minutes = setup.options.get("minutes")
+        return opened + timedelta(minutes=int(minutes)) if minutes else None
+
+    def streak_points(self, setup: Setup, wins_in_a_row: int, points: Fraction) -> Fraction:
+        """A seat's points, given the wins in a row its player had just before it: by default as scored."""
+        return points
+
+    def points_rule(self, setup: Setup) -> str:
+        """What the format does to the points a table gives, in one sentence for the standings' legend
+        (empty: nothing)."""
         return ""
 
     def bracket(self, setup: Setup, rounds: Sequence[Mapping[str, Any]], higher_game_points: bool,

@@ -15,6 +15,7 @@ from games import store
 from games.models import Match, Seat
 from games.words.terms import clock_words, options_text
 from league.formats.base import SeatedTable, Setup
+from league.formats.partners import unit_setup
 from league.models import Folded, Reminder, Round, Table, TableSeat, Tournament, Withdrawal
 from league.rules.pairing import PairingRules
 from league.rules.scoring import sides_of
@@ -36,7 +37,7 @@ def withdrawals(tournament: Tournament) -> dict[int, int]:
 def format_setup(tournament: Tournament) -> Setup:
     """What the tournament's format reads of it (``league.formats.base.Setup``): the seats per table, the
     game's smallest table, its partnerships at each table size (Karuselis at four: seats 0 and 2 against 1
-    and 3) and the rounds as set."""
+    and 3), the rounds as set and the format's own settings."""
     seats = tournament.seats_per_table
     sides = tuple((k, of_seat) for k in range(2, seats + 1) if len(set(of_seat := sides_of(tournament.game, k))) < k)
     return Setup(seats=seats, min_seats=max(2, registry.get(tournament.game).MIN_SEATS), sides=sides,
@@ -212,15 +213,20 @@ def tournament_fixtures(tournament: Tournament) -> list[dict]:
     withdrawn = withdrawals(tournament)
     entrants = list(tournament.entrants.select_related("player").order_by("seed"))
     field = [e for e in entrants if withdrawn.get(e.pk, 1) != 0]
-    schedule = tournament.format_rules.fixtures(format_setup(tournament), len(field))
+    setup, names = format_setup(tournament), [e.player.name for e in field]
+    teams = list(tournament.teams.order_by("seed", "pk"))
+    units = unit_setup(setup, [[e.pk for e in field if e.team_id == t.pk] for t in teams], [e.pk for e in field])
+    if units is not None:   # a partnership team event draws its teams (``league.formats.partners``)
+        setup, names = units, [t.name for t in teams]
+    schedule = tournament.format_rules.fixtures(setup, len(names))
     done = tournament.round_set.count()
     out = []
     for number, p in enumerate(schedule, start=1):
         if number <= done:
             continue
         out.append({"number": number, "scheduled_on": tournament.round_date(number),
-                    "tables": [[field[i].player.name for i in t] for t in p.tables],
-                    "rests": [field[i].player.name for i in p.byes]})
+                    "tables": [[names[i] for i in t] for t in p.tables],
+                    "rests": [names[i] for i in p.byes]})
     return out
 
 

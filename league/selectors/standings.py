@@ -117,9 +117,10 @@ def scoring_rules(tournament: Tournament) -> list[dict]:
                      "evenly spaced — %(scales)s. Players who tie share the average of the points of the places "
                      "they cover; at a table of two places a tie scores %(draw)s each (a draw).") % {
                 **values, "scales": scales}
+    extra = fmt.points_rule(format_setup(tournament))     # a format's own points (an arena's streaks)
     out.append({"key": "points", "title": _("Points"), "text": str(text) + " " + str(_(
         "Alone in first place is a win, a shared first place a draw, any other place a loss (the W, D and L "
-        "columns)."))})
+        "columns).")) + (" " + extra if extra else "")})
     if has_partners(tournament.game, seats):
         sides = sides_of(tournament.game, seats)
         a, b, c, d = (i + 1 for i in sorted(range(seats), key=lambda i: (sides[i], i)))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from league.models import League, Tournament
 from league.selectors.groups import group_standings, tournament_brackets
+from league.selectors.live import live_sections
 from league.selectors.rounds import (
     bracket_champion,
     pairing_rules,
@@ -28,6 +29,7 @@ def tournament_page(tournament: Tournament, user=None) -> dict:
         "entrants": list(tournament.entrants.select_related("player").order_by("seed", "pk")),
         "terms": tournament_terms(tournament), "waiting": round_waiting(tournament),
         "format_description": tournament.format_rules.description, "pairing_rules": pairing_rules(tournament),
+        **live_sections(tournament, user),
     }
 
 

@@ -21,6 +21,7 @@ The life of a round:
    it and pair the next round — exactly once, whoever gets there first.
 """
 from league.rules.scoring import Rules, SeatIn, SeatScore, table_scores
+from league.services.arena import arena_join, entrant_pause, tournament_pause
 from league.services.clubs import (
                                     bots_ensure,
                                     club_create,
@@ -63,7 +64,9 @@ from league.services.errors import (
                                     InvalidTournament,
                                     LeagueError,
                                     NoSuchBotLevel,
+                                    NotContinuous,
                                     NotEnoughPlayers,
+                                    NotEntered,
                                     NothingToRemind,
                                     NotPending,
                                     NotSignedUp,
@@ -97,6 +100,7 @@ from league.services.rounds import (
                                     match_result_record,
                                     planned_rounds,
                                     round_close,
+                                    round_extend,
                                     round_pair,
                                     round_release,
                                     round_start,
@@ -105,6 +109,7 @@ from league.services.rounds import (
                                     table_run,
 )
 from league.services.running import tournament_run, tournament_sweep, tournaments_sweep
+from league.services.teams import team_create, team_members_set
 from league.services.tournaments import (
                                     LEAGUE_CLOCK,
                                     bots_add,
@@ -132,4 +137,6 @@ __all__ = [
     "no_shows_forfeit", "entries_due", "entries_sweep", "entry_terms_set",
     "EntriesNotOpen", "EntriesClosed", "AlreadySignedUp", "NotSignedUp", "EntryRefused", "OutsideBotsNotAllowed",
     "NotPending", "CheckinNotOpen", "CheckinClosed", "AlreadyCheckedIn",
+    "arena_join", "entrant_pause", "tournament_pause", "team_create", "team_members_set", "round_extend",
+    "NotContinuous", "NotEntered",
 ]

@@ -147,3 +147,15 @@ class AlreadyCheckedIn(LeagueError):
     code = "already_checked_in"
     status = 409
     message = _("You have already checked in.")
+
+
+class NotContinuous(LeagueError):
+    code = "not_continuous"
+    status = 409
+    message = _("Only an arena lets its players pause, come back and join while it runs.")
+
+
+class NotEntered(LeagueError):
+    code = "not_entered"
+    status = 404
+    message = _("You have not entered this tournament.")

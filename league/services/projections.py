@@ -14,6 +14,7 @@ from engine import registry
 from games.models import Match
 from league.models import Folded, Rating, RatingHistory, Round, Standing, Table, TableSeat, Tournament
 from league.rules.scoring import Rules, SeatIn, sides_of, table_scores
+from league.selectors.rounds import format_setup
 
 
 def _min_seats(tournament: Tournament) -> int:
@@ -54,13 +55,17 @@ def standings_apply(*, table_id: int) -> bool:
         SeatIn(s.entrant_id, s.match_seat, s.forfeited,
                sides[s.match_seat] if s.match_seat is not None and s.match_seat < len(sides) else None)
         for s in seats])
+    fmt = tournament.format_rules
     for seat, score in zip(seats, scores):
-        seat.place, seat.points, seat.game_points = score.place, score.points, score.game_points
+        points = score.points
+        if fmt.streaks:     # a format that scores streaks (an arena): by the player's wins in a row before
+            points = fmt.streak_points(format_setup(tournament), _wins_in_a_row(seat), points)
+        seat.place, seat.points, seat.game_points = score.place, points, score.game_points
         seat.save(update_fields=["place", "points", "game_points"])
         standing, _created = (Standing.objects.select_for_update(of=("self",))
                               .get_or_create(tournament=tournament, entrant_id=score.entrant_id))
         # points are exact fractions (text in the database): added here, under the row's lock
-        standing.points = standing.points + score.points
+        standing.points = standing.points + points
         standing.save(update_fields=["points"])
         Standing.objects.filter(pk=standing.pk).update(
             game_points=F("game_points") + (score.game_points or 0),
@@ -72,6 +77,32 @@ def standings_apply(*, table_id: int) -> bool:
             forfeits=F("forfeits") + (1 if score.forfeited else 0))
     Folded.objects.create(projection=Folded.Projection.STANDINGS, table=table)
     return True
+
+
+def _won(table_id: int, game: str) -> bool | None:
+    """How a recorded table went for its winner's side: the seats alone (or partners together) in first place
+    won; None when nobody is first."""
+    seats = list(TableSeat.objects.filter(table_id=table_id, place=1).values_list("match_seat", flat=True))
+    if not seats:
+        return None
+    in_match = TableSeat.objects.filter(table_id=table_id, match_seat__isnull=False).count()
+    sides = sides_of(game, in_match) if in_match else ()
+    return len({sides[s] if s is not None and s < len(sides) else ("alone", s) for s in seats}) == 1
+
+
+def _wins_in_a_row(seat: TableSeat) -> int:
+    """The wins in a row the seat's player had just before this table: their recorded tables of the
+    tournament, latest first (a player sits at one table at a time, so table numbers give the order)."""
+    tournament = seat.table.round.tournament
+    earlier = (TableSeat.objects.filter(entrant_id=seat.entrant_id, table__folds__projection=Folded.Projection.STANDINGS)
+               .exclude(table_id=seat.table_id).order_by("-table__round__number", "-table__number")
+               .values_list("table_id", "place"))
+    count = 0
+    for table_id, place in earlier:
+        if place != 1 or not _won(table_id, tournament.game):
+            break
+        count += 1
+    return count
 
 
 def _openskill():

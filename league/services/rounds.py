@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from dataclasses import replace
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
@@ -13,6 +14,7 @@ from games import dispatch, publish
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
 from league.formats.base import CannotPair
+from league.formats.partners import PartnerUnits, partner_units
 from league.models import Entrant, Folded, Rating, Round, Standing, Table, TableSeat, Tournament, Withdrawal
 from league.rules import pairing
 from league.rules.scoring import sides_of
@@ -57,7 +59,8 @@ def round_pair(*, tournament_id: int) -> Round | None:
         field = [e for e in entrants if e.pk not in withdrawn]
         if len(field) < _min_seats(tournament):
             raise NotEnoughPlayers()
-        tournament.rounds = planned_rounds(tournament, len(field))
+        setup, drawn = _drawn(tournament, entrants, withdrawn)
+        tournament.rounds = tournament.format_rules.planned_rounds(setup, len(drawn.starters()))
         tournament.status, tournament.started_at = Tournament.Status.RUNNING, timezone.now()
         tournament.save(update_fields=["rounds", "status", "started_at"])
         Standing.objects.bulk_create([Standing(tournament=tournament, entrant=e) for e in entrants],
@@ -119,11 +122,13 @@ def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdraw
     """The next round's tables (``_Drawn``), or None when nobody is left to pair: the tournament's format
     draws them (``league.formats``), and names the round's stage and each table's."""
     fmt = tournament.format_rules
+    setup, field = _drawn(tournament, entrants, withdrawn, number)
     try:
-        setup = replace(format_setup(tournament), forbidden=forbidden_pairs(tournament, number, entrants))
-        seatings = fmt.pair(number, setup, _Field(tournament, entrants, withdrawn))
+        seatings = fmt.pair(number, setup, field)
     except CannotPair as exc:
         raise InvalidTournament(str(exc)) from None
+    if isinstance(field, PartnerUnits):
+        seatings = field.expand(seatings)
     if seatings is None:
         return None
     drawn = _Drawn((s.number, Table.Kind.BYE if s.bye else Table.Kind.MATCH, list(s.entrants)) for s in seatings)
@@ -132,20 +137,43 @@ def _pair(tournament: Tournament, number: int, entrants: list[Entrant], withdraw
     return drawn
 
 
+def _drawn(tournament: Tournament, entrants: list[Entrant], withdrawn: dict[int, int], number: int | None = None):
+    """What the format draws: the players, or in a partnership team event its teams (``PartnerUnits``); for
+    round ``number``, with the pairs it keeps apart (``Setup.forbidden``)."""
+    setup, field = format_setup(tournament), _Field(tournament, entrants, withdrawn)
+    if number is not None:
+        setup = replace(setup, forbidden=forbidden_pairs(tournament, number, entrants))
+    units = partner_units(setup, field)
+    return (units.setup, units) if units is not None else (setup, field)
+
+
 class _Field(Played):
     """A tournament's entrants as its format asks for them when it draws a round
     (``league.formats.base.Field``), read when asked."""
 
-    def __init__(self, tournament: Tournament, entrants: list[Entrant], withdrawn: dict[int, int]):
+    def __init__(self, tournament: Tournament, entrants: list[Entrant], withdrawn: dict[int, int],
+                 only: set[int] | None = None):
         super().__init__(tournament)
-        self.entrants, self.withdrawn = entrants, withdrawn
+        self.entrants, self.withdrawn, self.only = entrants, withdrawn, only
 
     def starters(self) -> list[int]:
         return [e.pk for e in sorted(self.entrants, key=lambda e: e.seed) if self.withdrawn.get(e.pk, 1) != 0]
 
+    def teams(self) -> list[list[int]]:
+        starters = self.starters()
+        members: dict[int, list[int]] = defaultdict(list)
+        team_of = {e.pk: e.team_id for e in self.entrants if e.team_id}
+        for eid in starters:
+            if eid in team_of:
+                members[team_of[eid]].append(eid)
+        order = dict(self.tournament.teams.order_by("seed", "pk").values_list("pk", "seed"))
+        return [members[t] for t in sorted(members, key=lambda t: (order.get(t, 0), t))]
+
     def contenders(self) -> list[pairing.Contender]:
         tournament = self.tournament
-        active = [e for e in self.entrants if e.pk not in self.withdrawn]
+        # a paused entrant (a continuous format's pause) sits out; ``only``: the players free now
+        active = [e for e in self.entrants if e.pk not in self.withdrawn and not e.paused
+                  and (self.only is None or e.pk in self.only)]
         order = {eid: i for i, eid in enumerate(ranked_entrant_ids(tournament))}
         active.sort(key=lambda e: (order.get(e.pk, 10 ** 6), e.seed))
         points = dict(Standing.objects.filter(tournament=tournament).values_list("entrant_id", "points"))
@@ -160,8 +188,10 @@ class _Field(Played):
 
 def _history(tournament: Tournament) -> dict:
     """Who met whom, byes, seats held and partners (seats on one side of a match: ``sides_of``), from
-    the closed rounds."""
-    rows = (TableSeat.objects.filter(table__round__tournament=tournament, table__round__status=Round.Status.CLOSED)
+    the tables recorded (every table of a closed round; in a continuous format's open round, those
+    recorded so far), in the order they were numbered."""
+    rows = (TableSeat.objects.filter(table__round__tournament=tournament,
+                                     table__folds__projection=Folded.Projection.STANDINGS)
             .order_by("table__round__number", "table__number", "position")
             .values_list("table_id", "table__kind", "entrant_id", "match_seat"))
     tables: dict[int, list] = defaultdict(list)
@@ -311,28 +341,33 @@ def match_result_record(*, match_id: int) -> bool:
 def table_record(*, table_id: int) -> bool:
     """Fold a decided table into the standings and the ratings, then close the round if it
     was the last. True if the standings folded it now (False: not decided, or folded before)."""
-    table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table_id)
+    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table_id)
     if table.round.status != Round.Status.RUNNING:
         return False
     folded = standings_apply(table_id=table_id)
     if folded:
         rating_apply(table_id=table_id)
+        if table.round.tournament.format_rules.continuous:
+            round_extend(round_id=table.round_id)
         round_close(round_id=table.round_id)
         publish.tournament_changed(table.round.tournament_id)
     return folded
 
 
 @transaction.atomic
-def round_close(*, round_id: int) -> bool:
+def round_close(*, round_id: int, now: datetime | None = None) -> bool:
     """Close a running round whose tables are all folded, and pair the next — exactly once.
 
     The round row is locked, so of two tables finishing together one closes the
     round and the other finds it closed. The next round starts at once when
-    the tournament says so (in-process runs start it from their own loop).
+    the tournament says so (in-process runs start it from their own loop). A continuous format's round
+    (an arena) closes only once its window has closed (``now``: the time to judge it by).
     """
     rnd = Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_id)
     if rnd.status != Round.Status.RUNNING:
         return False
+    if rnd.tournament.format_rules.continuous and seating_open(rnd.tournament, now):
+        return False    # a continuous format's round stays open for its window, even with every table played
     tables = rnd.tables.count()
     folded = Folded.objects.filter(projection=Folded.Projection.STANDINGS, table__round=rnd).count()
     if folded < tables:
@@ -345,3 +380,54 @@ def round_close(*, round_id: int) -> bool:
         round_start(round_id=following.pk)
     return True
 
+
+
+def seating_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Whether a continuous format still seats players (its window, from ``starts_at``, else from when the
+    tournament started, has not closed at ``now``)."""
+    now = now or timezone.now()
+    opened = tournament.starts_at or tournament.started_at or now
+    closes = tournament.format_rules.closes_at(format_setup(tournament), opened)
+    return closes is None or now < closes
+
+
+@transaction.atomic
+def round_extend(*, round_id: int, now: datetime | None = None) -> list[int]:
+    """Seat the players free now at new tables of a continuous format's running round, and start them
+    (the ids of the tables added). Free: not withdrawn, not paused, not seated at a table of the round
+    that is not recorded yet. Nothing once the window has closed.
+
+    The round row is locked (as ``round_close`` locks it), so of two tables recorded together one seats
+    the free players and the other, after it, finds them seated; new tables take the numbers after the
+    round's highest, which the unique (round, number) constraint backs up.
+    """
+    rnd = Round.objects.select_for_update(of=("self",)).select_related("tournament__league").get(pk=round_id)
+    tournament = rnd.tournament
+    if (rnd.status != Round.Status.RUNNING or not tournament.format_rules.continuous
+            or not seating_open(tournament, now)):
+        return []
+    withdrawn = _withdrawn(tournament)
+    entrants = list(tournament.entrants.select_related("player").order_by("seed", "pk"))
+    busy = set(TableSeat.objects.filter(table__round=rnd).exclude(table__folds__projection=Folded.Projection.STANDINGS)
+               .values_list("entrant_id", flat=True))
+    free = {e.pk for e in entrants if e.pk not in withdrawn and not e.paused and e.pk not in busy}
+    if len(free) < _min_seats(tournament):
+        return []
+    try:
+        seatings = tournament.format_rules.pair(rnd.number, format_setup(tournament),
+                                                _Field(tournament, entrants, withdrawn, only=free)) or []
+    except CannotPair as exc:
+        raise InvalidTournament(str(exc)) from None
+    highest = rnd.tables.order_by("-number").values_list("number", flat=True).first() or 0
+    added = []
+    for offset, seating in enumerate(seatings, start=1):
+        table = Table.objects.create(round=rnd, number=highest + offset,
+                                     kind=Table.Kind.BYE if seating.bye else Table.Kind.MATCH)
+        TableSeat.objects.bulk_create([TableSeat(table=table, entrant_id=e, position=p)
+                                       for p, e in enumerate(seating.entrants)])
+        table_match_create(table_id=table.pk)
+        added.append(table.pk)
+    _tables_play(added)
+    if added:
+        publish.tournament_changed(tournament.pk)
+    return added

@@ -73,5 +73,8 @@ def tournament_run(*, tournament_id: int, on_round=None) -> Tournament:
             for table_id in pending:
                 table_run(table_id=table_id)
             rnd.refresh_from_db()
-            if rnd.status == Round.Status.RUNNING:
+            if rnd.status == Round.Status.RUNNING and rnd.tables.exclude(
+                    folds__projection=Folded.Projection.STANDINGS).exclude(pk__in=pending).exists():
+                continue    # a continuous format (an arena) seated the players freed at new tables
+            if rnd.status == Round.Status.RUNNING and not round_close(round_id=rnd.pk):
                 raise WaitingForPeople()

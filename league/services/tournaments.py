@@ -28,7 +28,8 @@ def tournament_create(*, league_id: int, name: str, format: str = "swiss", seats
                       rounds: int | None = None, season_id: int | None = None, options: dict | None = None,
                       auto_advance: bool = True, seeding: str = Tournament.Seeding.RATING, starts_on=None,
                       days_between_rounds: int = 7, created_by=None, clock: dict | None | str = LEAGUE_CLOCK,
-                      timeout_rule: str | None = None, format_options: dict | None = None) -> Tournament:
+                      timeout_rule: str | None = None, format_options: dict | None = None,
+                      starts_at=None) -> Tournament:
     """A tournament of the league's game, taking entries (``draft``). Its terms start from the
     league's: the match options (``options=None``), the clock (``clock=LEAGUE_CLOCK``; None: no clock)
     and what happens when a deadline passes (``timeout_rule=None``). ``format_options``: the format's own
@@ -44,7 +45,7 @@ def tournament_create(*, league_id: int, name: str, format: str = "swiss", seats
         timeout_rule=timeout_rule or league.timeout_rule,
         rounds=rounds, auto_advance=auto_advance, seeding=seeding,
         starts_on=starts_on or (season.starts_on if season else None), days_between_rounds=days_between_rounds,
-        created_by=created_by, format_options=dict(format_options or {}))
+        created_by=created_by, format_options=dict(format_options or {}), starts_at=starts_at)
     try:
         tournament.full_clean()
     except ValidationError as exc:

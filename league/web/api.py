@@ -17,6 +17,7 @@ from games.web.auth import needs_scope
 from games.web.schemas import Body, Username, errors
 from league.models import PlayerProfile, Tournament
 from league.selectors import players, rounds, standings, tournaments
+from league.services.arena import tournament_pause
 from league.services.challenge_rules import challenge_rules, challenge_rules_set
 
 ERRORS = errors(400, 404, 429)
@@ -184,6 +185,34 @@ def player(request, player_id: RowIdPath):
     ratings_ = [{**r, "history": [{**h, "played_at": h["played_at"].isoformat()} for h in r["history"]]}
                 for r in players.player_ratings(found)]
     return {"id": found.pk, "name": found.name, "is_bot": found.is_bot, "ratings": ratings_}
+
+
+class PauseOut(Schema):
+    tournament_id: int
+    entrant_id: int
+    #: not paired again until resumed (a table in play is finished)
+    paused: bool
+
+
+_PAUSE_AUTH = [TokenAuth(), SessionAuth()]
+_PAUSE_ERRORS = errors(400, 401, 403, 404, 409, 429)
+
+
+@router.post("/tournaments/{tournament_id}/pause", response={200: PauseOut, **_PAUSE_ERRORS}, auth=_PAUSE_AUTH)
+def tournament_pause_own(request, tournament_id: RowIdPath):
+    """Pause your entry in an arena: you are not paired again until you resume (a match in play is
+    finished). ``not_entered`` (404) if you have not entered; ``not_continuous`` (409) in other formats."""
+    needs_scope(request, "play")
+    entrant = tournament_pause(tournament_id=_tournament(tournament_id).pk, user=request.user, paused=True)
+    return {"tournament_id": tournament_id, "entrant_id": entrant.pk, "paused": entrant.paused}
+
+
+@router.post("/tournaments/{tournament_id}/resume", response={200: PauseOut, **_PAUSE_ERRORS}, auth=_PAUSE_AUTH)
+def tournament_resume_own(request, tournament_id: RowIdPath):
+    """Come back to an arena after a pause: you are paired at once if another player is free."""
+    needs_scope(request, "play")
+    entrant = tournament_pause(tournament_id=_tournament(tournament_id).pk, user=request.user, paused=False)
+    return {"tournament_id": tournament_id, "entrant_id": entrant.pk, "paused": entrant.paused}
 
 
 _ACCOUNT_AUTH = [TokenAuth(), SessionAuth()]

@@ -27,6 +27,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/entry/<slug:action>/", entries.entry_action, name="league_entry"),
     path("tournaments/<int:tournament_id>/check-in/<token:code>/", entries.checkin_door, name="league_checkin_door"),
     path("tournaments/<int:tournament_id>/check-in-qr/", entries.checkin_qr, name="league_checkin_qr"),
+    path("tournaments/<int:tournament_id>/pause/", views.tournament_pause, name="league_tournament_pause"),
     path("tournaments/<int:tournament_id>/standings.csv", views.standings_csv, name="league_standings_csv"),
     path("tournaments/<int:tournament_id>/results.csv", views.results_csv, name="league_results_csv"),
     path("players/<int:player_id>/", views.player, name="league_player"),

@@ -66,6 +66,21 @@ def tournament_live(request, tournament_id: int):
     return render(request, "league/_tournament_live.html", _tournament_context(request, tournament_id))
 
 
+@login_required
+@require_POST
+def tournament_pause(request, tournament_id: int):
+    """An arena's "Pause" and "Come back" buttons: the signed-in player's own entry."""
+    paused = request.POST.get("paused") != "0"
+    try:
+        services.tournament_pause(tournament_id=_tournament(tournament_id).pk, user=request.user, paused=paused)
+    except (services.NotEntered, services.NotContinuous, services.NotTakingEntries) as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Paused: you are not paired until you come back.") if paused else
+                         _("You are back: you are paired as soon as another player is free."))
+    return redirect(reverse("league_tournament", args=[tournament_id]) + "#arena")
+
+
 def _tournament_context(request, tournament_id: int) -> dict:
 
     tournament = _tournament(tournament_id)

@@ -65,7 +65,7 @@ def test_an_organiser_runs_a_swiss_from_the_admin(client, organiser, django_capt
     r = client.post("/admin/league/tournament/add/", {
         "league": league.pk, "season": season.pk, "name": "Autumn Swiss", "format": "swiss", "game": "",
         "options": "", "seats_per_table": "2", "rounds": "2", "seeding": "entry", "starts_on": "",
-        "days_between_rounds": "7", **_inline("entrants", [{"player": solo.pk, "id": "", "tournament": ""}])})
+        "days_between_rounds": "7", **_inline("entrants", [{"player": solo.pk, "id": "", "tournament": ""}]), **_inline("teams", [])})
     assert r.status_code == 302, r.content[:4000]
     tournament = Tournament.objects.get(name="Autumn Swiss")
     assert (tournament.game, tournament.options, tournament.auto_advance) == ("livol", {"target": 30}, False)
@@ -271,7 +271,7 @@ def test_league_match_options_are_checked_against_the_game(client, organiser, cl
 def _tournament_post(league, **changes):
     return {"league": league.pk, "season": "", "name": "Cup", "format": "swiss", "options": "",
             "seats_per_table": "2", "rounds": "2", "seeding": "entry", "starts_on": "", "days_between_rounds": "7",
-            **_inline("entrants", []), **changes}
+            **_inline("entrants", []), **_inline("teams", []), **changes}
 
 
 def test_a_tournament_plays_its_leagues_game(client, organiser, league):

@@ -121,7 +121,7 @@ def add_tournament_as_the_form_comes(client, league: League, **choices) -> Tourn
     page = client.get("/admin/league/tournament/add/").content.decode()
     data = form_as_rendered(page)
     data.update({"league": str(league.pk), "name": "Tuesday Swiss", "format": "swiss", "rounds": "1",
-                 "auto_advance": "on", **choices, **_inline("entrants", [])})
+                 "auto_advance": "on", **choices, **_inline("entrants", []), **_inline("teams", [])})
     data.pop("_save", None)
     r = client.post("/admin/league/tournament/add/", data)
     assert r.status_code == 302, r.context["adminform"].form.errors if r.status_code == 200 else r
@@ -289,7 +289,7 @@ def test_a_running_tournaments_clock_may_change_and_applies_to_the_next_matches(
     assert {"clock_choice", "clock", "timeout_rule"} <= set(form.fields) and "options" not in form.fields
     # when the organiser gives it 30 seconds a move
     data = form_as_rendered(page.content.decode())
-    data.update({"clock_choice": "live-30", **_inline("entrants", [])})
+    data.update({"clock_choice": "live-30", **_inline("entrants", []), **_inline("teams", [])})
     r = client.post(f"/admin/league/tournament/{t.pk}/change/", data)
     assert r.status_code == 302, r.context["adminform"].form.errors if r.status_code == 200 else r
     t.refresh_from_db()

@@ -11,7 +11,8 @@ from league.formats import base
 from league.formats.base import CannotPair, Setup
 from league.rules import pairing
 
-BUILT_IN = ["round_robin", "double_round_robin", "swiss", "knockout", "league", "groups_knockout", "double_elimination"]
+BUILT_IN = ["round_robin", "double_round_robin", "swiss", "knockout", "league", "groups_knockout", "double_elimination",
+            "arena", "team_match"]
 
 
 class Stub:
@@ -32,6 +33,9 @@ class Stub:
 
     def last_rounds(self):
         return dict(self._last)
+
+    def teams(self):
+        return []
 
 
 def test_the_registry_holds_the_built_in_formats_by_their_stored_names():

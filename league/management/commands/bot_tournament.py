@@ -82,6 +82,9 @@ class Command(BaseCommand):
                             help="derive every match's secret from this text, so that the same command gives the "
                                  "same tournament again (pairings, results, standings, match events). For tests "
                                  "and demos only: whoever knows the seed knows every deal")
+        parser.add_argument("--team-size", type=int, default=None,
+                            help="put the bots in teams of this many, in seed order (Karuselis at four seats: "
+                                 "2, partners as teams; a team match: the boards)")
         parser.add_argument("--sync", action="store_true", help="run in this process instead of through Celery")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the workers")
         add_format_flags(parser)
@@ -111,9 +114,13 @@ class Command(BaseCommand):
             # seeded through Celery: this command starts every round, so that it derives the secrets
             tournament = services.tournament_create(league_id=league.pk, name=name[:120], format=o["format"],
                                                     seats_per_table=seats, rounds=o["rounds"], options=options,
-                                                    seeding=Tournament.Seeding.ENTRY, format_options=format_options(o),
-                                                    auto_advance=not (o["seed"] and not o["sync"]))
-            services.bots_add(tournament_id=tournament.pk, count=o["players"], policy=o["policy"])
+                                                    seeding=Tournament.Seeding.ENTRY,
+                                                    auto_advance=not (o["seed"] and not o["sync"]),
+                                                    format_options=format_options(o))
+            bots = services.bots_add(tournament_id=tournament.pk, count=o["players"], policy=o["policy"])
+            for i in range(0, len(bots) if o["team_size"] else 0, o["team_size"] or 1):
+                services.team_create(tournament_id=tournament.pk, name=f"Team {i // o['team_size'] + 1}",
+                                     entrant_ids=[e.pk for e in bots[i:i + o["team_size"]]])
             self.stdout.write(f"tournament {tournament.pk}: {tournament.name}")
             started = time.monotonic()
             tournament = run_to_end(tournament, sync=o["sync"], timeout=o["timeout"], out=self.stdout,

@@ -40,7 +40,7 @@ def test_groups_then_play_offs_of_twelve_bots_run_from_the_admin_to_the_final(cl
     assert '<option value="groups_knockout">Groups then play-offs</option>' in form
     data = {"league": league.pk, "name": "Cup", "format": "groups_knockout", "game": "", "options": "",
             "seats_per_table": "2", "rounds": "", "seeding": "entry", "starts_on": "", "days_between_rounds": "7",
-            "auto_advance": "on", "timeout_rule": "", **_inline("entrants", [])}
+            "auto_advance": "on", "timeout_rule": "", **_inline("entrants", []), **_inline("teams", [])}
     refused = client.post("/admin/league/tournament/add/", {**data, "format_options": '{"group_size": 1}'})
     assert refused.status_code == 200 and "a group has 2 to 32 players" in refused.content.decode()
     r = client.post("/admin/league/tournament/add/", {**data, "format_options": '{"group_size": 4, "advance": 2}'})
