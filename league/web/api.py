@@ -218,11 +218,15 @@ class TournamentDetailOut(TournamentOut):
 
 
 class RatingOut(Schema):
+    #: shared only by ratings that read the same to one decimal (``shown``), as on the ratings page
     position: int
     player_id: int
     name: str
     is_bot: bool
+    #: exact: mu - 3 sigma
     rating: float
+    #: the rating as the page shows it (one decimal, halves up): what decides a shared position
+    shown: str = ""
     mu: float
     sigma: float
     matches: int

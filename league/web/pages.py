@@ -1,17 +1,17 @@
-"""Calendar feeds (a person's private one, a club's public one) and the settings that make and revoke a
+"""A club member's page; calendar feeds (a person's private one, a club's public one) and the settings that make and revoke a
 person's feed address. Thin: fetch, call a selector or a service, answer."""
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from league.models import Club
-from league.selectors import calendar
+from league.models import Club, PlayerProfile
+from league.selectors import calendar, clubs
 from league.services.people import calendar_token_renew, calendar_token_revoke
 
 ICS = "text/calendar; charset=utf-8"
@@ -57,3 +57,14 @@ def calendar_address_revoke(request):
     calendar_token_revoke(user=request.user)
     messages.success(request, _("Your calendar address no longer works."))
     return redirect(reverse("account_settings") + "#calendar")
+
+
+@require_GET
+def club_member(request, slug: str, player_id: int):
+    """A club member's statistics in the club's tournaments and their head-to-head against clubmates."""
+    club = get_object_or_404(Club, slug=slug)
+    player = get_object_or_404(PlayerProfile, pk=player_id)
+    context = clubs.club_member_page(club, player)
+    if not context["member"]:
+        raise Http404
+    return render(request, "league/club_member.html", context)
