@@ -35,8 +35,10 @@ from games.words.terms import clock_words, options_text
 from league import services
 from league.admin.clubs import OrganiserScoped
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
+from league.admin.presets import preset_fieldset, preset_initial, save_as_preset
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
+from league.services.tournaments import entrant_seed_set
 
 
 class LeagueSelect(forms.Select):
@@ -70,7 +72,8 @@ class TournamentForm(ClockForm):
     class Meta:
         model = Tournament
         fields = ("league", "season", "name", "format", "options", "seats_per_table", "rounds",
-                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule")
+                  "auto_advance", "seeding", "seeded_from", "starts_on", "days_between_rounds", "clock",
+                  "timeout_rule")
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
         field_classes = {"options": OptionalJSON, "clock": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
@@ -174,9 +177,10 @@ def csv_download(rows: list[list], filename: str) -> HttpResponse:
 
 
 class EntrantInline(admin.TabularInline):
+    """The entrants; while the tournament takes entries the seeds may be typed (seeding by hand)."""
     model = Entrant
     fields = ("seed", "player", "status_note")
-    readonly_fields = ("seed", "status_note")
+    readonly_fields = ("status_note",)
     autocomplete_fields = ("player",)
     extra = 0
 
@@ -193,8 +197,11 @@ class EntrantInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return self._open(obj) and super().has_add_permission(request, obj)
 
+    def get_readonly_fields(self, request, obj=None):
+        return ("status_note",) if self._open(obj) else ("seed", "status_note")
+
     def has_change_permission(self, request, obj=None):
-        return False
+        return self._open(obj) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
         return self._open(obj) and super().has_delete_permission(request, obj)
@@ -203,20 +210,21 @@ class EntrantInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
     club_path = "league__club__"
-    scoped_choices = {"league": "club__", "season": "league__club__"}
+    scoped_choices = {"league": "club__", "season": "league__club__", "seeded_from": "league__club__"}
     form = TournamentForm
     list_display = ("name", "league", "format", "game", "seats_per_table", "status", "progress", "pages")
     list_filter = ("status", "format", "game", "league")
     search_fields = ("name",)
     inlines = [EntrantInline]
-    actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results"]
+    actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results",
+               save_as_preset]
     clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
                                    "description": _("A change applies to the matches created from then on.")})
     fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "game", "options", "terms", "seats_per_table",
                            "rounds")}),
         clock_fieldset,
-        (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
+        (_("Schedule"), {"fields": ("auto_advance", "seeding", "seeded_from", "starts_on", "days_between_rounds")}),
     ]
     add_fieldsets = [
         (None, {"fields": ("league", "season", "name", "format", "options", "seats_per_table", "rounds")}),
@@ -236,8 +244,11 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         if obj is None:
-            return self.add_fieldsets
+            return [preset_fieldset(request), *self.add_fieldsets]
         return self.fieldsets + self.running_fieldsets
+
+    def get_changeform_initial_data(self, request):
+        return {**super().get_changeform_initial_data(request), **preset_initial(request)}
 
     def get_readonly_fields(self, request, obj=None):
         panels = ("status", "terms", "progress_panel", "entries_panel", "standings_panel", "rounds_panel")
@@ -246,7 +257,8 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
         if obj.status == Tournament.Status.DRAFT:
             return ("game",) + panels
         # the clock and its rule stay editable while it runs: they apply to the matches created from then on
-        return ("league", "season", "format", "game", "options", "seats_per_table", "rounds", "seeding") + panels
+        return ("league", "season", "format", "game", "options", "seats_per_table", "rounds", "seeding",
+                "seeded_from") + panels
 
     def has_delete_permission(self, request, obj=None):
         # a tournament that has started has recorded rounds and results: it stays
@@ -325,6 +337,9 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
             auto_advance=data["auto_advance"], seeding=data["seeding"], starts_on=data.get("starts_on"),
             days_between_rounds=data["days_between_rounds"], created_by=request.user,
             clock=data.get("clock"), timeout_rule=data.get("timeout_rule") or None)
+        if data.get("seeded_from"):
+            created.seeded_from = data["seeded_from"]
+            created.save(update_fields=["seeded_from"])
         obj.pk = created.pk
         obj.__dict__.update({k: v for k, v in created.__dict__.items() if not k.startswith("_")})
         obj._state.adding, obj._state.db = False, created._state.db
@@ -339,7 +354,11 @@ class TournamentAdmin(OrganiserScoped, admin.ModelAdmin):
                 services.entrant_remove(entrant_id=obj.pk)
             for obj in instances:
                 if obj.pk is None:
-                    services.entrant_add(tournament_id=tournament.pk, player_id=obj.player_id)
+                    added = services.entrant_add(tournament_id=tournament.pk, player_id=obj.player_id)
+                    if obj.seed:
+                        entrant_seed_set(entrant_id=added.pk, seed=obj.seed)
+                else:   # a seed typed by hand
+                    entrant_seed_set(entrant_id=obj.pk, seed=obj.seed)
         except services.LeagueError as exc:
             self.message_user(request, exc.message, messages.ERROR)
 
