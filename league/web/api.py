@@ -14,7 +14,7 @@ from ninja.errors import HttpError
 from engine import registry
 from games.web.api import RowIdPath, SessionAuth, TokenAuth
 from games.web.auth import needs_scope
-from games.web.schemas import Body, Username, errors
+from games.web.schemas import Body, Clock, Username, errors
 from league.models import PlayerProfile, Tournament
 from league.selectors import event, players, standings, tournaments
 from league.services.challenge_rules import challenge_rules, challenge_rules_set
@@ -146,12 +146,12 @@ class TermsOut(Schema):
     format: str
     format_label: str
     #: the format's own settings (a group's size, how many advance, the bracket reset...)
-    format_options: dict
-    #: the match options as set (the engine fills in its defaults)
-    options: dict
+    format_options: dict[str, int | float | bool | str | None]
+    #: the match options as set (the engine fills in its defaults; ``<Game>Options`` types them per game)
+    options: dict[str, int | float | bool | str | None]
     seats_per_table: int
     rounds: int | None = None
-    clock: dict | None = None
+    clock: Clock | None = None
     timeout_rule: str | None = None
     seeding: str
     #: seeding by a previous event's standings: that event's id
