@@ -28,14 +28,16 @@ def presets_for(user) -> list[dict[str, Any]]:
     return out
 
 
-def preset_values(key: str, user) -> dict[str, Any] | None:
-    """The values of the preset ``key`` if ``user`` may use it (None: no such preset for them)."""
+def preset_values(key: str, user, *, any_club: bool = False) -> dict[str, Any] | None:
+    """The values of the preset ``key`` if ``user`` may use it (None: no such preset for them);
+    ``any_club``: any club's (the command line, run by the server's operator)."""
     kind, _sep, name = (key or "").partition(":")
     if kind == "builtin":
         found = presets.built_in(name)
         return dict(found.values) if found else None
     if kind == "club" and name.isdigit():
-        preset = _clubs_presets(user).filter(pk=int(name)).first()
+        found = TournamentPreset.objects.all() if any_club else _clubs_presets(user)
+        preset = found.filter(pk=int(name)).first()
         return presets.kept(preset.values) if preset else None
     return None
 

@@ -98,3 +98,21 @@ def test_seeds_typed_in_the_entrants_inline_are_kept_for_seeding_by_hand(client,
     # then the seeds are as typed
     by_seed = list(Entrant.objects.filter(tournament=tournament).order_by("seed").values_list("pk", flat=True))
     assert by_seed == [entrants[1].pk, entrants[2].pk, entrants[0].pk]
+
+
+def test_tournament_create_starts_from_a_preset_and_a_flag_overrides_it(league):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    # when a tournament is created from the club night preset, with six rounds instead of five
+    call_command("tournament_create", "--league", str(league.pk), "--name", "Night", "--preset",
+                 "builtin:club-night-swiss", "--rounds", "6", stdout=StringIO())
+    night = Tournament.objects.get(name="Night")
+    # then it has the preset's settings but the rounds asked for
+    assert (night.format, night.rounds, night.clock, night.days_between_rounds, night.auto_advance) == (
+        "swiss", 6, {"move_seconds": 10, "bank_seconds": 900}, 0, True)
+    # and a tournament seeded from its standings names it
+    call_command("tournament_create", "--league", str(league.pk), "--name", "Next", "--seeding", "standings",
+                 "--seeded-from", str(night.pk), stdout=StringIO())
+    assert Tournament.objects.get(name="Next").seeded_from == night
