@@ -176,9 +176,20 @@ def csv_download(rows: list[list], filename: str) -> HttpResponse:
     return response
 
 
+class EntrantForm(forms.ModelForm):
+    """An entrant row: a new one chooses its player; an entrant already in keeps theirs (only the seed
+    may be typed)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None and "player" in self.fields:
+            self.fields["player"].disabled = True
+
+
 class EntrantInline(admin.TabularInline):
     """The entrants; while the tournament takes entries the seeds may be typed (seeding by hand)."""
     model = Entrant
+    form = EntrantForm
     fields = ("seed", "player", "status_note")
     readonly_fields = ("status_note",)
     autocomplete_fields = ("player",)
