@@ -50,8 +50,8 @@ def player_ratings(player: PlayerProfile) -> list[dict]:
                             "mu": round(h.mu, 2), "sigma": round(h.sigma, 2)})
             before = h.ordinal
         out.append({"game": rating.game, "game_label": GAME_LABELS.get(rating.game, rating.game),
-                    "rating": round(rating.ordinal, 2), "mu": round(rating.mu, 2), "sigma": round(rating.sigma, 2),
-                    "matches": rating.matches,
+                    "rating": round(rating.ordinal, 2), "shown": format(shown_rating(rating.ordinal), "f"),
+                    "mu": round(rating.mu, 2), "sigma": round(rating.sigma, 2), "matches": rating.matches,
                     "chart": rating_chart([(h.played_at, h.ordinal) for h in history], start=start),
                     "history": changes})
     return out

@@ -33,6 +33,8 @@ def test_the_club_page_lists_members_events_leaderboard_and_statistics(club, lea
     page = _text(Client().get(f"/clubs/{club.slug}/").content)
     # then the coming event is there with its join link
     assert "Winter cup" in page and f'href="/tournaments/{cup.pk}/#entries">Join</a>' in page
+    # and the club's events are offered as a calendar feed
+    assert f'href="/clubs/{club.slug}/calendar.ics"' in page
     # and the leaderboard gives each bot's rating, its uncertainty and its matches
     for bot in bots:
         rating = Rating.objects.get(player=bot, game="livol")
