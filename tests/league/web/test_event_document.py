@@ -56,3 +56,21 @@ def test_tournament_show_json_prints_the_same_document_as_the_api(league, client
     call_command("tournament_show", "--tournament", str(tournament.pk), "--json", stdout=out)
     # then it is the API's document
     assert json.loads(out.getvalue()) == client.get(f"/api/league/tournaments/{tournament.pk}").json()
+
+
+def test_a_bye_and_a_withdrawal_are_in_the_document_as_the_tables_recorded_them(league, client):
+    # given a Swiss of three (a bye each round) where one player withdrew after round 1
+    tournament = make_tournament(league, format="swiss", players=3, rounds=2)
+    services.round_pair(tournament_id=tournament.pk)
+    services.round_start(round_id=tournament.round_set.get().pk)
+    services.tournament_sweep(tournament_id=tournament.pk)
+    gone = tournament.entrants.get(seed=3)
+    services.entrant_withdraw(entrant_id=gone.pk)
+    services.tournament_run(tournament_id=tournament.pk)
+    # when the event is read
+    doc = client.get(f"/api/league/tournaments/{tournament.pk}").json()
+    # then round 1's bye is a table of kind "bye" with its points, and the withdrawal is on the entrant
+    byes = [t for t in doc["rounds_played"][0]["tables"] if t["kind"] == "bye"]
+    assert len(byes) == 1 and byes[0]["seats"][0]["points"] == "3" and byes[0]["bracket"] is None
+    assert next(e for e in doc["entrant_list"] if e["id"] == gone.pk)["withdrawn_in"] >= 1
+    assert doc["stages"] == []
