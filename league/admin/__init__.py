@@ -8,4 +8,4 @@ shows progress (x of y matches finished), standings and rounds from the same sel
 pages. Actions and pages that change anything need the change permission (an account with view
 permissions only is not even offered them); the exports need the view permission.
 """
-from league.admin import clubs, entries, people, teams, tournaments  # noqa: F401 (each module registers its models)
+from league.admin import clubs, entries, people, presets, teams, tournaments  # noqa: F401 (each module registers its models)

@@ -37,9 +37,11 @@ from league.admin.clubs import OrganiserScoped
 from league.admin.drafts import DraftAdmin
 from league.admin.entries import ENTRIES_FIELDSET, TournamentEntries, entries_form_check, entries_form_init
 from league.admin.forms import LEAGUE_CLOCK, ClockChoice, ClockForm, OptionalJSON
+from league.admin.presets import preset_fieldset, preset_initial, save_as_preset
 from league.admin.teams import TeamInline
 from league.models import Entrant, League, Round, Table, Tournament
 from league.selectors import exports, rounds, standings
+from league.services.tournaments import entrant_seed_set
 
 
 class LeagueSelect(forms.Select):
@@ -73,8 +75,8 @@ class TournamentForm(ClockForm):
     class Meta:
         model = Tournament
         fields = ("league", "season", "name", "format", "format_options", "options", "seats_per_table", "rounds",
-                  "auto_advance", "seeding", "starts_on", "days_between_rounds", "clock", "timeout_rule",
-                  "same_club_rounds", *ENTRIES_FIELDSET[1]["fields"])
+                  "auto_advance", "seeding", "seeded_from", "starts_on", "days_between_rounds", "clock",
+                  "timeout_rule", "same_club_rounds", *ENTRIES_FIELDSET[1]["fields"])
         error_messages = {"season": {"invalid_choice": _("Choose a season of the tournament's league.")}}
         field_classes = {"options": OptionalJSON, "clock": OptionalJSON, "format_options": OptionalJSON}
         widgets = {"league": LeagueSelect, "options": forms.Textarea(attrs={"rows": 3, "cols": 60})}
@@ -191,10 +193,27 @@ def csv_download(rows: list[list], filename: str) -> HttpResponse:
     return response
 
 
+class EntrantForm(forms.ModelForm):
+    """An entrant row: a new one chooses its player; an entrant already in keeps theirs (only the seed
+    may be typed)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None and "player" in self.fields:
+            self.fields["player"].disabled = True
+        if "seed" in self.fields:
+            self.fields["seed"].required = False   # left empty: seeded after those with a seed, by entry
+
+    def clean_seed(self):
+        return self.cleaned_data.get("seed") or 0
+
+
 class EntrantInline(admin.TabularInline):
+    """The entrants; while the tournament takes entries the seeds may be typed (seeding by hand)."""
     model = Entrant
+    form = EntrantForm
     fields = ("seed", "player", "status_note")
-    readonly_fields = ("seed", "status_note")
+    readonly_fields = ("status_note",)
     autocomplete_fields = ("player",)
     extra = 0
 
@@ -211,8 +230,11 @@ class EntrantInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return self._open(obj) and super().has_add_permission(request, obj)
 
+    def get_readonly_fields(self, request, obj=None):
+        return ("status_note",) if self._open(obj) else ("seed", "status_note")
+
     def has_change_permission(self, request, obj=None):
-        return False
+        return self._open(obj) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
         return self._open(obj) and super().has_delete_permission(request, obj)
@@ -221,14 +243,14 @@ class EntrantInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.ModelAdmin):
     club_path = "league__club__"
-    scoped_choices = {"league": "club__", "season": "league__club__"}
+    scoped_choices = {"league": "club__", "season": "league__club__", "seeded_from": "league__club__"}
     form = TournamentForm
     list_display = ("name", "league", "format", "game", "seats_per_table", "status", "progress", "pages")
     list_filter = ("status", "format", "game", "league")
     search_fields = ("name",)
     inlines = [EntrantInline, TeamInline]
     actions = ["pair_next_round", "start_round", "record_finished", "export_standings", "export_results",
-               "close_checkin"]
+               "close_checkin", save_as_preset]
     clock_fieldset = (_("Clock"), {"fields": ("clock_choice", "clock", "timeout_rule"),
                                    "description": _("A change applies to the matches created from then on.")})
     fieldsets = [
@@ -236,7 +258,7 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
                            "seats_per_table",
                            "rounds")}),
         clock_fieldset,
-        (_("Schedule"), {"fields": ("auto_advance", "seeding", "starts_on", "days_between_rounds")}),
+        (_("Schedule"), {"fields": ("auto_advance", "seeding", "seeded_from", "starts_on", "days_between_rounds")}),
         (_("Pairing"), {"fields": ("same_club_rounds",)}),
         ENTRIES_FIELDSET,
     ]
@@ -261,8 +283,11 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
 
     def get_fieldsets(self, request, obj=None):
         if obj is None:
-            return self.add_fieldsets
+            return [preset_fieldset(request), *self.add_fieldsets]
         return self.fieldsets + self.running_fieldsets
+
+    def get_changeform_initial_data(self, request):
+        return {**super().get_changeform_initial_data(request), **preset_initial(request)}
 
     def get_readonly_fields(self, request, obj=None):
         panels = ("status", "terms", "progress_panel", "entries_panel", "waiting_list_panel", "standings_panel",
@@ -273,7 +298,7 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
             return ("game",) + panels
         # the clock and its rule stay editable while it runs: they apply to the matches created from then on
         return ("league", "season", "format", "format_options", "game", "options", "seats_per_table", "rounds",
-                "seeding") + panels
+                "seeding", "seeded_from") + panels
 
     def has_delete_permission(self, request, obj=None):
         # a tournament that has started has recorded rounds and results: it stays
@@ -355,6 +380,9 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
             format_options=data.get("format_options") or {})
         created = services.entry_terms_set(tournament_id=created.pk, **{
             name: data[name] for name in ENTRIES_FIELDSET[1]["fields"] if name in data})
+        if data.get("seeded_from"):
+            created.seeded_from = data["seeded_from"]
+            created.save(update_fields=["seeded_from"])
         obj.pk = created.pk
         obj.__dict__.update({k: v for k, v in created.__dict__.items() if not k.startswith("_")})
         obj._state.adding, obj._state.db = False, created._state.db
@@ -369,7 +397,11 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
                 services.entrant_remove(entrant_id=obj.pk)
             for obj in instances:
                 if obj.pk is None:
-                    services.entrant_add(tournament_id=tournament.pk, player_id=obj.player_id)
+                    added = services.entrant_add(tournament_id=tournament.pk, player_id=obj.player_id)
+                    if obj.seed:
+                        entrant_seed_set(entrant_id=added.pk, seed=obj.seed)
+                else:   # a seed typed by hand
+                    entrant_seed_set(entrant_id=obj.pk, seed=obj.seed)
         except services.LeagueError as exc:
             self.message_user(request, exc.message, messages.ERROR)
 

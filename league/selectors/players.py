@@ -12,24 +12,30 @@ from league.rules.tiebreaks import num, number_cell
 from league.selectors.rounds import match_link
 
 
-def ratings_for_game(game: str, limit: int = 100) -> list[dict]:
-    """The ratings list, best first. Players whose ratings read the same (as the list shows them, to
-    one decimal) share a position, as in the standings: 1, 1, 3."""
-    def shown(r: Rating) -> Decimal:  # as the list's ``floatformat:1`` shows it
-        return Decimal(repr(r.ordinal)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+def shown_rating(ordinal: float) -> Decimal:
+    """A rating as the lists show it: to one decimal, halves up (4.15 reads 4.2)."""
+    return Decimal(repr(ordinal)).quantize(Decimal("0.1"), ROUND_HALF_UP)
 
-    rows = Rating.objects.filter(game=game).select_related("player")
-    ranked = sorted(rows, key=lambda r: (-shown(r), -r.ordinal, r.player.name))[:limit]
+
+def ranked_ratings(rows: list[Rating], limit: int | None = None) -> list[dict]:
+    """Ratings best first, with positions. A position is shared only by ratings that read the same as the
+    list shows them (to one decimal: 4.12 and 4.05 both read 4.1 and share; 4.15 reads 4.2 and does not):
+    what the reader sees as equal. ``rating``, ``mu`` and ``sigma`` are exact; ``shown`` is the value read."""
+    ranked = sorted(rows, key=lambda r: (-shown_rating(r.ordinal), -r.ordinal, r.player.name))[:limit]
     out, position, last = [], 0, None
     for i, r in enumerate(ranked, start=1):
-        if shown(r) != last:
-            position, last = i, shown(r)
+        shown = shown_rating(r.ordinal)
+        if shown != last:
+            position, last = i, shown
         out.append({"position": position, "player_id": r.player_id, "name": r.player.name,
-                    "is_bot": r.player.shows_as_bot, "rating": round(r.ordinal, 2), "mu": round(r.mu, 2),
-                    "sigma": round(r.sigma, 2), "matches": r.matches})
+                    "is_bot": r.player.shows_as_bot, "rating": r.ordinal, "shown": format(shown, "f"), "mu": r.mu,
+                    "sigma": r.sigma, "matches": r.matches})
     return out
 
 
+def ratings_for_game(game: str, limit: int = 100) -> list[dict]:
+    """The ratings list, best first (``ranked_ratings``: positions shared by ratings that read the same)."""
+    return ranked_ratings(list(Rating.objects.filter(game=game).select_related("player")), limit)
 
 
 def player_ratings(player: PlayerProfile) -> list[dict]:
@@ -44,8 +50,8 @@ def player_ratings(player: PlayerProfile) -> list[dict]:
                             "mu": round(h.mu, 2), "sigma": round(h.sigma, 2)})
             before = h.ordinal
         out.append({"game": rating.game, "game_label": GAME_LABELS.get(rating.game, rating.game),
-                    "rating": round(rating.ordinal, 2), "mu": round(rating.mu, 2), "sigma": round(rating.sigma, 2),
-                    "matches": rating.matches,
+                    "rating": round(rating.ordinal, 2), "shown": format(shown_rating(rating.ordinal), "f"),
+                    "mu": round(rating.mu, 2), "sigma": round(rating.sigma, 2), "matches": rating.matches,
                     "chart": rating_chart([(h.played_at, h.ordinal) for h in history], start=start),
                     "history": changes})
     return out

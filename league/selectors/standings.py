@@ -19,6 +19,7 @@ from league.models import TIE_BREAK_SHORT, TIE_BREAKS, Folded, League, Standing,
 from league.rules.scoring import Rules, has_partners, sides_of
 from league.rules.tiebreaks import HALF, Entry, Sitting, exact_text, num, number_cell, rank_entries
 from league.selectors.rounds import Played, format_setup, higher_game_points_win, withdrawals
+from league.selectors.table_rules import table_clarifications
 
 
 def _sittings(tournament: Tournament, stage: str | None = None) -> list[list[Sitting]]:
@@ -150,6 +151,7 @@ def scoring_rules(tournament: Tournament) -> list[dict]:
     out.append({"key": "positions", "title": _("Positions"), "text": str(_(
         "Players equal on every column share a position. Points are exact: a number with more than two decimals "
         "is shown rounded, with its exact value (such as 10/3) when you point at it, and in the CSV file."))})
+    out += table_clarifications(tournament)
     return out
 
 

@@ -178,3 +178,21 @@ def bot_token_create(*, owner, bot_user_id: int) -> str:
     if profile is None:
         raise NotYourBot()
     return api_token_create(user=profile.user, name=f"{profile.name} (created by {owner.get_username()})")
+
+
+@transaction.atomic
+def calendar_token_renew(*, user) -> str:
+    """A new private address for the person's calendar feed (``PlayerProfile.calendar_token``, 43 URL-safe
+    characters): made on first request, and a new one replaces the old, which stops working at once."""
+    profile = player_for_user(user=user)
+    profile.calendar_token = secrets.token_urlsafe(32)
+    profile.save(update_fields=["calendar_token"])
+    return profile.calendar_token
+
+
+@transaction.atomic
+def calendar_token_revoke(*, user) -> None:
+    """The person's calendar feed closed: its address stops working, and none replaces it."""
+    profile = player_for_user(user=user)
+    profile.calendar_token = ""
+    profile.save(update_fields=["calendar_token"])

@@ -92,16 +92,24 @@ def _scheduled_start(tournament: Tournament, number: int):
 
 
 def _seed(tournament: Tournament, entrants: list[Entrant], withdrawn: dict) -> list[Entrant]:
-    """Seeds 1..n for those present at the start (by rating or by entry), the rest after."""
+    """Seeds 1..n for those present at the start, the rest after: by rating (then entry), by entry, by a
+    previous event's final standings (``seeded_from``; who did not play it after, by rating), or by hand (the
+    seeds as the organiser typed them; a seed left at 0 after the typed ones, in entry order)."""
     order = {e.pk: i for i, e in enumerate(sorted(entrants, key=lambda e: (e.seed, e.pk)))}
+    if tournament.seeding == Tournament.Seeding.HAND:
+        order = {e.pk: i for i, e in enumerate(sorted(entrants, key=lambda e: (e.seed == 0, e.seed, e.pk)))}
     strength: dict[int, float] = {}
-    if tournament.seeding == Tournament.Seeding.RATING:
+    if tournament.seeding in (Tournament.Seeding.RATING, Tournament.Seeding.STANDINGS):
         for r in Rating.objects.filter(game=tournament.game, player__in=[e.player_id for e in entrants]):
             strength[r.player_id] = r.ordinal
+    before: dict[int, int] = {}
+    if tournament.seeding == Tournament.Seeding.STANDINGS and tournament.seeded_from is not None:
+        players = dict(Entrant.objects.filter(tournament=tournament.seeded_from).values_list("pk", "player_id"))
+        before = {players[e]: i for i, e in enumerate(ranked_entrant_ids(tournament.seeded_from))}
 
     def key(e: Entrant):
         # the unrated count as a fresh rating (ordinal 0)
-        return (e.pk in withdrawn, -strength.get(e.player_id, 0.0), order[e.pk])
+        return (e.pk in withdrawn, before.get(e.player_id, len(before)), -strength.get(e.player_id, 0.0), order[e.pk])
 
     ranked = sorted(entrants, key=key)
     for i, e in enumerate(ranked, start=1):

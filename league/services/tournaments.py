@@ -6,7 +6,19 @@ from django.db import IntegrityError, transaction
 from engine.bots import levels_for
 from games.models import Match
 from games.services import match_abort
-from league.models import Entrant, Folded, League, PlayerProfile, Round, Season, TableSeat, Tournament, Withdrawal
+from league.models import (
+    Entrant,
+    Folded,
+    League,
+    PlayerProfile,
+    Round,
+    Season,
+    TableSeat,
+    Tournament,
+    TournamentPreset,
+    Withdrawal,
+)
+from league.selectors.presets import tournament_preset_values
 from league.services.clubs import bots_ensure
 from league.services.errors import (
     AlreadyEntered,
@@ -148,3 +160,26 @@ def entrant_withdraw(*, entrant_id: int, reason: str = "", by=None) -> Withdrawa
             table_record(table_id=table.pk)
     return withdrawal
 
+
+
+@transaction.atomic
+def tournament_preset_save(*, tournament_id: int, by=None, name: str | None = None) -> TournamentPreset:
+    """Save a tournament's settings as its club's preset (``selectors.presets.tournament_preset_values``),
+    named ``name`` or after the tournament; a preset of that name in the club is replaced."""
+    tournament = Tournament.objects.select_related("league__club").get(pk=tournament_id)
+    preset, _created = TournamentPreset.objects.update_or_create(
+        club=tournament.league.club, name=(name or tournament.name)[:120],
+        defaults={"values": tournament_preset_values(tournament), "created_by": by})
+    return preset
+
+
+@transaction.atomic
+def entrant_seed_set(*, entrant_id: int, seed: int) -> Entrant:
+    """The seed an organiser types for an entrant (seeding by hand), while the tournament takes entries."""
+    entrant = Entrant.objects.select_related("tournament").get(pk=entrant_id)
+    Tournament.objects.select_for_update(of=("self",)).get(pk=entrant.tournament_id)
+    if entrant.tournament.status != Tournament.Status.DRAFT:
+        raise NotTakingEntries()
+    entrant.seed = max(0, int(seed))
+    entrant.save(update_fields=["seed"])
+    return entrant

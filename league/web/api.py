@@ -14,9 +14,9 @@ from ninja.errors import HttpError
 from engine import registry
 from games.web.api import RowIdPath, SessionAuth, TokenAuth
 from games.web.auth import needs_scope
-from games.web.schemas import Body, Username, errors
+from games.web.schemas import Body, Clock, Username, errors
 from league.models import PlayerProfile, Tournament
-from league.selectors import players, rounds, standings, tournaments
+from league.selectors import event, players, standings, tournaments
 from league.services.arena import tournament_pause
 from league.services.challenge_rules import challenge_rules, challenge_rules_set
 
@@ -77,11 +77,27 @@ class StandingsOut(Schema):
 class SeatOut(Schema):
     name: str
     player_id: int
+    #: the entrant (``entrants[].id``) and their seed
+    entrant_id: int | None = None
+    seed: int | None = None
+    #: the seat's order at the table as paired (0 first)
+    position: int | None = None
     place: int | None = None
+    #: exact (2.5, or 10/3 when no decimal ends)
     points: str
     game_points: int | None = None
     forfeited: bool
     match_seat: int | None = None
+
+
+class BracketSlotOut(Schema):
+    #: the bracket's column (a round), its label ("Semi-final"), the table's slot in it from 1, the slot of
+    #: the next column it feeds (None: the final) and who went through (an entrant id, None until decided)
+    column: int | None = None
+    label: str = ""
+    slot: int | None = None
+    next: int | None = None
+    winner: int | None = None
 
 
 class TableOut(Schema):
@@ -89,6 +105,8 @@ class TableOut(Schema):
     kind: str
     stage: str = ""     # a format with stages: a group's letter, a bracket's "W", "L" or "GF"
     decided: bool
+    #: its place in the bracket (a format with one), else None
+    bracket: BracketSlotOut | None = None
     match_id: int | None = None
     match_status: str | None = None
     seats: list[SeatOut]
@@ -99,21 +117,116 @@ class RoundOut(Schema):
     status: str
     stage: str = ""     # a format with stages: "groups", "playoffs", "winners", "losers", "final"
     scheduled_on: str | None = None
+    #: when the round is set to start (ISO 8601 with its offset), when it started and closed
+    starts_at: str | None = None
+    started_at: str | None = None
+    closed_at: str | None = None
     finished: int
     total: int
     tables: list[TableOut]
 
 
+class ScoringOut(Schema):
+    #: a two-seat table's points (exact, as text)
+    win: str
+    draw: str
+    loss: str
+    #: the league's points by place at a full table of three or more (empty: first ``win``, last ``loss``,
+    #: evenly between)
+    place_points: list[str]
+    #: what a bye scores in this format
+    bye_points: str
+    tie_breaks: list[str]
+    forfeit_rule: str
+    unplayed_rounds: str
+
+
+class TermsOut(Schema):
+    game: str
+    format: str
+    format_label: str
+    #: the format's own settings (a group's size, how many advance, the bracket reset...)
+    format_options: dict[str, int | float | bool | str | None]
+    #: the match options as set (the engine fills in its defaults; ``<Game>Options`` types them per game)
+    options: dict[str, int | float | bool | str | None]
+    seats_per_table: int
+    rounds: int | None = None
+    clock: Clock | None = None
+    timeout_rule: str | None = None
+    seeding: str
+    #: seeding by a previous event's standings: that event's id
+    seeded_from: int | None = None
+    starts_on: str | None = None
+    starts_at: str | None = None
+    days_between_rounds: int
+    #: the club's time zone (times in this document carry their offset)
+    time_zone: str
+    scoring: ScoringOut
+
+
+class TeamRefOut(Schema):
+    id: int
+    name: str
+
+
+class EntrantOut(Schema):
+    id: int
+    player_id: int
+    name: str
+    is_bot: bool
+    seed: int
+    team: TeamRefOut | None = None
+    checked_in: bool
+    #: the round in which they withdrew (0: before the start), None: still in
+    withdrawn_in: int | None = None
+
+
+class StageOut(Schema):
+    name: str
+    rounds: list[int]
+
+
+class ColumnOut(Schema):
+    key: str
+    label: str
+    help: str
+
+
+class EventStandingRowOut(StandingRowOut):
+    entrant_id: int
+    seed: int
+
+
+class EventStandingsOut(Schema):
+    order: list[str]
+    columns: list[ColumnOut]
+    #: tie-break values are exact (the page rounds them to two decimals); positions are shared only by
+    #: players equal on every exact value
+    rows: list[EventStandingRowOut]
+
+
 class TournamentDetailOut(TournamentOut):
+    """The whole event: terms, entrants with their seeds, stages, rounds with their tables and standings.
+    Results only: nothing of any match's cards."""
+    url: str = ""
+    terms: TermsOut | None = None
+    #: every entrant in seed order (``entrants`` is their number)
+    entrant_list: list[EntrantOut] = []
+    stages: list[StageOut] = []
     rounds_played: list[RoundOut]
+    standings: EventStandingsOut | None = None
 
 
 class RatingOut(Schema):
+    #: shared only by ratings that read the same to one decimal (``shown``), as on the ratings page
     position: int
     player_id: int
     name: str
     is_bot: bool
+    #: exact: mu - 3 sigma
     rating: float
+    #: the rating as the page shows it (one decimal, halves up): what decides a shared position
+    shown: str = ""
     mu: float
     sigma: float
     matches: int
@@ -157,10 +270,8 @@ def tournament_list(request, status: Tournament.Status | None = None):
 
 @router.get("/tournaments/{tournament_id}", response={200: TournamentDetailOut, **ERRORS})
 def tournament_detail(request, tournament_id: RowIdPath):
-    tournament = _tournament(tournament_id)
-    played = [{**r, "scheduled_on": r["scheduled_on"].isoformat() if r["scheduled_on"] else None}
-              for r in rounds.tournament_rounds(tournament)]
-    return {**tournaments.tournament_summary(tournament), "rounds_played": played}
+    """The whole event as one document (``manage.py tournament_show --json`` prints the same)."""
+    return event.event_document(_tournament(tournament_id))
 
 
 @router.get("/tournaments/{tournament_id}/standings", response={200: StandingsOut, **ERRORS})

@@ -1,7 +1,7 @@
 """Pages of the league domain: clubs, leagues, tournaments, players."""
 from django.urls import path, register_converter
 
-from league.web import entries, views
+from league.web import entries, pages, views
 
 
 class TokenConverter:
@@ -42,4 +42,9 @@ urlpatterns = [
     path("accounts/bots/<int:user_id>/token/", views.bot_token_new, name="bot_token_new"),
     path("accounts/tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
     path("join/<token:token>/", views.club_join, name="club_join"),
+    path("calendar/<token:token>.ics", pages.person_calendar, name="calendar_person"),
+    path("clubs/<slug:slug>/players/<int:player_id>/", pages.club_member, name="league_club_member"),
+    path("clubs/<slug:slug>/calendar.ics", pages.club_calendar, name="calendar_club"),
+    path("accounts/calendar/new/", pages.calendar_address_new, name="calendar_address_new"),
+    path("accounts/calendar/revoke/", pages.calendar_address_revoke, name="calendar_address_revoke"),
 ]

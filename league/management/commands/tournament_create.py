@@ -32,8 +32,15 @@ class Command(BaseCommand):
         parser.add_argument("--timeout-rule", choices=Match.TimeoutRule.values, default=None,
                             help="when a deadline passes: bot or forfeit (default: the league's)")
         add_format_flags(parser)
+        parser.add_argument("--preset", default=None,
+                            help='start from a preset: "builtin:club-night-swiss", "builtin:weekly-league", '
+                                 '"builtin:knockout-cup", "builtin:groups-then-play-offs" or a club\'s '
+                                 '"club:ID"; a flag given with a value other than its default overrides it')
+        parser.add_argument("--seeded-from", type=int, default=None,
+                            help="with --seeding standings: the earlier tournament whose final standings seed it")
 
     def handle(self, *args, **o):
+        preset = _preset(self, o)
         try:
             options = json.loads(o["options"]) if o["options"] else None
             clock = json.loads(o["clock"]) if o["clock"] is not None else services.LEAGUE_CLOCK
@@ -44,5 +51,31 @@ class Command(BaseCommand):
                 league_id=o["league"], name=o["name"], format=o["format"], seats_per_table=o["seats"],
                 rounds=o["rounds"], season_id=o["season"], options=options,
                 auto_advance=not o["manual"], seeding=o["seeding"], starts_on=o["starts"], clock=clock,
-                timeout_rule=o["timeout_rule"], format_options=format_options(o))
+                timeout_rule=o["timeout_rule"],
+                format_options={**preset.get("format_options", {}), **format_options(o)})
+            extra = {"seeded_from_id": o["seeded_from"]} if o["seeded_from"] else {}
+            extra.update({k: preset[k] for k in ("days_between_rounds",) if k in preset})
+            if extra:
+                Tournament.objects.filter(pk=t.pk).update(**extra)
         self.stdout.write(f"tournament {t.pk}: {t.name} ({t.get_format_display()}, {t.game_label})")
+
+
+def _preset(command, o) -> dict:
+    """Fill ``o`` from ``--preset`` where a flag was left at its default; the preset's values."""
+    if not o.get("preset"):
+        return {}
+    from league.selectors.presets import preset_values
+
+    values = preset_values(o["preset"], None, any_club=True)
+    if values is None:
+        raise CommandError(f"no preset {o['preset']!r}")
+    flags = {"format": ("format", "swiss"), "seats_per_table": ("seats", 2), "rounds": ("rounds", None),
+             "seeding": ("seeding", "rating"), "timeout_rule": ("timeout_rule", None)}
+    for key, (flag, default) in flags.items():
+        if key in values and o.get(flag) == default and values[key] is not None:
+            o[flag] = values[key]
+    if "auto_advance" in values and not o["manual"]:
+        o["manual"] = not values["auto_advance"]
+    if "clock" in values and o["clock"] is None:
+        o["clock"] = json.dumps(values["clock"])
+    return values
