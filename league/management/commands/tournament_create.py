@@ -10,6 +10,7 @@ from league.formats import base as formats
 from league.management.commands._common import domain_errors
 from league.management.format_flags import add_format_flags, format_options
 from league.models import Tournament
+from league.selectors.presets import preset_values
 
 
 class Command(BaseCommand):
@@ -64,8 +65,6 @@ def _preset(command, o) -> dict:
     """Fill ``o`` from ``--preset`` where a flag was left at its default; the preset's values."""
     if not o.get("preset"):
         return {}
-    from league.selectors.presets import preset_values
-
     values = preset_values(o["preset"], None, any_club=True)
     if values is None:
         raise CommandError(f"no preset {o['preset']!r}")
