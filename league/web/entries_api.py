@@ -1,4 +1,6 @@
-"""The entries API (django-ninja), under ``/api/tournaments/{id}``: sign up, withdraw yourself, check in.
+"""The tournaments API (django-ninja), under ``/api/tournaments/{id}``: the whole event as one document, and
+what a person does in it: sign up, withdraw yourself, check in, pause and come back in an arena. (The
+league's older paths under ``/api/league/tournaments/`` stay: the same document, standings, pause.)
 
 Auth: a bearer token with the ``play`` scope, or the browser's session. Each answers your status in the
 tournament; a refusal is the project's error shape with its code (``entries_not_open``, ``entries_closed``,
@@ -17,6 +19,7 @@ from games.web.auth import needs_scope
 from games.web.schemas import errors
 from league import services
 from league.models import Tournament
+from league.web import api as league_api
 
 router = Router(auth=[TokenAuth(), SessionAuth()], tags=["entries"])
 
@@ -33,6 +36,27 @@ class EntryOut(Schema):
     reason: str = ""
     #: checked in (in the field, or on the waiting list)
     checked_in: bool
+
+
+@router.get("/{tournament_id}", response={200: league_api.TournamentDetailOut, **errors(400, 404, 429)}, auth=None)
+def tournament_document(request, tournament_id: RowIdPath):
+    """The whole event as one document: terms, entrants with their seeds and teams, stages, rounds with their
+    tables (seats, results, bracket position or group) and standings; ``manage.py tournament_show --json``
+    prints the same. Public, as the tournament's page is; no match's hidden cards are in it."""
+    return league_api.tournament_detail(request, tournament_id)
+
+
+@router.post("/{tournament_id}/pause", response={200: league_api.PauseOut, **ERRORS})
+def arena_pause(request, tournament_id: RowIdPath):
+    """Pause your entry in an arena: you are not paired again until you come back (a match in play is
+    finished). ``not_entered`` (404) if you have not entered; ``not_continuous`` (409) in other formats."""
+    return league_api.tournament_pause_own(request, tournament_id)
+
+
+@router.post("/{tournament_id}/resume", response={200: league_api.PauseOut, **ERRORS})
+def arena_resume(request, tournament_id: RowIdPath):
+    """Come back to an arena after a pause: you are paired at once if another player is free."""
+    return league_api.tournament_resume_own(request, tournament_id)
 
 
 def _entry(tournament_id: int, action, request) -> dict:

@@ -209,3 +209,18 @@ def test_pausing_is_refused_outside_an_arena(league, client, django_user_model):
     assert answer.status_code == 409 and answer.json()["code"] == "not_continuous"
     other = _arena(league, 2)
     assert client.post(f"/api/league/tournaments/{other.pk}/pause", content_type="application/json").json()["code"] == "not_entered"
+
+
+def test_a_player_pauses_and_comes_back_at_api_tournaments(league, client, django_user_model):
+    # given a person entered in an arena of bots
+    tournament = _arena(league, 3)
+    user = django_user_model.objects.create_user("liga", password="x")
+    entrant = services.entrant_add(tournament_id=tournament.pk, player_id=services.player_for_user(user=user).pk)
+    client.force_login(user)
+    # when they pause and come back at the tournaments' paths
+    paused = client.post(f"/api/tournaments/{tournament.pk}/pause", content_type="application/json")
+    assert paused.status_code == 200 and paused.json()["paused"] is True
+    assert Entrant.objects.get(pk=entrant.pk).paused is True
+    back = client.post(f"/api/tournaments/{tournament.pk}/resume", content_type="application/json")
+    # then the entry is paired again
+    assert back.status_code == 200 and Entrant.objects.get(pk=entrant.pk).paused is False

@@ -74,3 +74,17 @@ def test_a_bye_and_a_withdrawal_are_in_the_document_as_the_tables_recorded_them(
     assert len(byes) == 1 and byes[0]["seats"][0]["points"] == "3" and byes[0]["bracket"] is None
     assert next(e for e in doc["entrant_list"] if e["id"] == gone.pk)["withdrawn_in"] >= 1
     assert doc["stages"] == []
+
+
+def test_the_event_document_is_at_api_tournaments_as_well_as_under_the_league(league, client):
+    # given a Swiss event with a round played
+    tournament = make_tournament(league, format="swiss", players=4, rounds=1)
+    services.tournament_run(tournament_id=tournament.pk)
+    # when anyone reads /api/tournaments/{id}, signed in or not
+    answer = client.get(f"/api/tournaments/{tournament.pk}")
+    # then it is the same document as the league's older path
+    assert answer.status_code == 200
+    assert answer.json() == client.get(f"/api/league/tournaments/{tournament.pk}").json()
+    # and an unknown event is a 404 with the error's shape
+    missing = client.get("/api/tournaments/999999")
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
