@@ -2,9 +2,10 @@
 a finished bot Swiss and a tournament taking entries (people and bots)."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from games.models import Match
 from games.services import SeatSpec, bots_advance, match_create
@@ -52,6 +53,11 @@ def _demo_club() -> list[str]:
             services.entrant_add(tournament_id=open_night.pk,
                                  player_id=services.player_for_user(user=people[name]).pk)
     services.bots_add(tournament_id=open_night.pk, count=1, policy="greedy")
+    # people sign up from its page until the day before, eight places then a waiting list, check-in at the door
+    starts = timezone.now().replace(minute=0, second=0, microsecond=0) + timedelta(days=7)
+    services.entry_terms_set(tournament_id=open_night.pk, entries_open=True, capacity=8, starts_at=starts,
+                             entries_close_at=starts - timedelta(days=1), checkin_minutes=30)
     return [f"  A club with a league, a finished bot Swiss and standings: /leagues/{league.pk}/",
-            "  A tournament taking entries (generate a round in the admin): "
+            f"  A tournament taking sign-ups (and check-in a week from now): /tournaments/{open_night.pk}/ ; "
+            "pair its first round in the admin: "
             f"/admin/league/tournament/{open_night.pk}/change/"]

@@ -305,3 +305,17 @@ def test_check_in_needs_a_start_time(league):
     t = services.tournament_create(league_id=league.pk, name="No time")
     with pytest.raises(services.InvalidTournament):
         entry_services.entry_terms_set(tournament_id=t.pk, checkin_minutes=30)
+
+
+def test_a_tournament_taking_sign_ups_lists_its_field_once_on_its_page(league, people, client):
+    # given a tournament open for entries with two people in and one on the waiting list
+    t = open_tournament(league, capacity=2)
+    anna, janis, ruta = people("anna", "janis", "ruta")
+    for p in (anna, janis, ruta):
+        services.entry_signup(tournament_id=t.pk, player_id=p.pk)
+    # when anyone opens its page
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    # then the entries panel lists the field and the waiting list, and no second list of entrants follows
+    assert 'id="entries"' in page
+    assert page.count(">anna<") == 1 and page.count(">ruta<") == 1
+    assert ">Entrants</h2>" not in page
