@@ -37,6 +37,14 @@ def checkin_due(tournament: Tournament, now: datetime | None = None) -> bool:
             and tournament.status == Tournament.Status.DRAFT and (now or timezone.now()) >= window[1])
 
 
+def first_round_due(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Whether its first round should be paired now: it has a start time that has come, it has not started,
+    and its check-in (if any) has closed."""
+    return (tournament.status == Tournament.Status.DRAFT and tournament.starts_at is not None
+            and (now or timezone.now()) >= tournament.starts_at
+            and (not tournament.checkin_minutes or tournament.checkin_closed_at is not None))
+
+
 def entries_taken(tournament: Tournament, now: datetime | None = None) -> bool:
     """Whether the tournament takes sign-ups now: open for entries, not started, before the closing time and
     before check-in closed."""

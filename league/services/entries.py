@@ -43,7 +43,9 @@ from league.selectors.entries import (
     checkin_window,
     entries_taken,
     entry_status,
+    first_round_due,
 )
+from league.services import rounds
 from league.services.errors import (
     AlreadyCheckedIn,
     AlreadySignedUp,
@@ -378,9 +380,11 @@ def no_shows_forfeit(*, tournament_id: int, now: datetime | None = None) -> int:
 
 def entries_due(*, tournament_id: int, now: datetime | None = None) -> dict:
     """What is due for one tournament (the task ``league.entries_due``): close its check-in when the window
-    has ended, forfeit its no-shows. Idempotent: a second run finds nothing due."""
+    has ended; at its start time pair the first round (released at once when rounds start automatically,
+    else a draft for the organiser to release); forfeit its no-shows. Idempotent: a second run finds nothing
+    due. ``not_started``: why a first round that is due could not be paired (too few players, say)."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
-    out = {"closed": False, "no_shows": 0}
+    out: dict = {"closed": False, "paired": None, "not_started": "", "no_shows": 0}
     if tournament is None:
         return out
     if checkin_due(tournament, now):
@@ -389,16 +393,33 @@ def entries_due(*, tournament_id: int, now: datetime | None = None) -> dict:
             out["closed"] = True
         except (CheckinClosed, CheckinNotOpen):
             pass
+        tournament.refresh_from_db()
+    if first_round_due(tournament, now):
+        out.update(first_round_start(tournament_id=tournament_id))
     out["no_shows"] = no_shows_forfeit(tournament_id=tournament_id, now=now)
     return out
 
 
+def first_round_start(*, tournament_id: int) -> dict:
+    """Pair a tournament's first round at its start time; release it at once when its rounds start
+    automatically (``auto_advance``), else leave it a draft for the organiser. A field too small to pair
+    leaves the tournament taking entries, and says why."""
+    try:
+        with transaction.atomic():
+            first = rounds.round_pair(tournament_id=tournament_id)
+    except DomainError as exc:
+        return {"paired": None, "not_started": str(exc)}
+    if first is not None and Tournament.objects.filter(pk=tournament_id, auto_advance=True).exists():
+        rounds.round_release(round_id=first.pk)
+    return {"paired": first.number if first is not None else None, "not_started": ""}
+
+
 def entries_sweep(*, now: datetime | None = None) -> int:
-    """Periodic (Celery beat, ``league.entries_sweep``): hand every tournament whose check-in is due to close,
-    or which may have no-shows, to ``league.entries_due``. Answers how many were handed on."""
+    """Periodic (Celery beat, ``league.entries_sweep``): hand every tournament whose check-in is due to close
+    or whose first round is due, or which may have no-shows, to ``league.entries_due``. Answers how many were handed on."""
     now = now or timezone.now()
-    closing = Tournament.objects.filter(status=Tournament.Status.DRAFT, checkin_minutes__gt=0,
-                                        starts_at__lte=now, checkin_closed_at__isnull=True)
+    # check-in to close, or a first round to pair: every tournament not started whose start time has come
+    closing = Tournament.objects.filter(status=Tournament.Status.DRAFT, starts_at__lte=now)
     watching = Tournament.objects.filter(status=Tournament.Status.RUNNING, no_show_minutes__isnull=False,
                                          round_set__status=Round.Status.RUNNING,
                                          round_set__tables__match__status=Match.Status.WAITING)

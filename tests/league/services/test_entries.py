@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.models import Seat
 from league import services
-from league.models import Entrant, Registration, TableSeat, Tournament, Withdrawal
+from league.models import Entrant, Registration, Round, TableSeat, Tournament, Withdrawal
 from league.selectors import entries
 from league.services import entries as entry_services
 
@@ -221,8 +221,8 @@ def test_the_sweep_closes_check_in_when_its_window_ends(league, people):
     assert services.entries_sweep() == 0
     # when the start time has come, the sweep closes it (once)
     assert services.entries_sweep(now=t.starts_at) == 1
-    assert services.entries_due(tournament_id=t.pk, now=t.starts_at) == {"closed": True, "no_shows": 0}
-    assert services.entries_due(tournament_id=t.pk, now=t.starts_at) == {"closed": False, "no_shows": 0}
+    assert services.entries_due(tournament_id=t.pk, now=t.starts_at)["closed"] is True
+    assert services.entries_due(tournament_id=t.pk, now=t.starts_at)["closed"] is False
     t.refresh_from_db()
     assert t.checkin_closed_at is not None and status(t, anna) == "withdrawn"
 
@@ -319,3 +319,40 @@ def test_a_tournament_taking_sign_ups_lists_its_field_once_on_its_page(league, p
     assert 'id="entries"' in page
     assert page.count(">anna<") == 1 and page.count(">ruta<") == 1
     assert ">Entrants</h2>" not in page
+
+
+def _scheduled(league, *, auto_advance: bool, bots: int) -> Tournament:
+    t = services.tournament_create(league_id=league.pk, name="Scheduled", seeding=Tournament.Seeding.ENTRY,
+                                   rounds=1, auto_advance=auto_advance)
+    t = services.entry_terms_set(tournament_id=t.pk, starts_at=timezone.now() + timedelta(hours=1))
+    services.bots_add(tournament_id=t.pk, count=bots, policy="greedy")
+    return t
+
+
+def test_the_first_round_is_paired_and_started_at_the_start_time_when_rounds_start_by_themselves(league):
+    t = _scheduled(league, auto_advance=True, bots=4)
+    # before its start time nothing is paired
+    assert services.entries_due(tournament_id=t.pk, now=t.starts_at - timedelta(minutes=1))["paired"] is None
+    assert not t.round_set.exists()
+    # at its start time the sweep hands it on, and its first round is paired and released
+    assert services.entries_sweep(now=t.starts_at) == 1
+    assert services.entries_due(tournament_id=t.pk, now=t.starts_at)["paired"] == 1
+    first = t.round_set.get(number=1)
+    assert first.status in (Round.Status.RUNNING, Round.Status.CLOSED)
+    assert Tournament.objects.get(pk=t.pk).status != Tournament.Status.DRAFT
+
+
+def test_without_automatic_rounds_the_first_round_waits_as_a_draft_at_the_start_time(league):
+    t = _scheduled(league, auto_advance=False, bots=4)
+    assert services.entries_due(tournament_id=t.pk, now=t.starts_at)["paired"] == 1
+    # the organiser reviews and releases it: nothing is played yet
+    assert t.round_set.get(number=1).status == Round.Status.PAIRED
+    # and a second run pairs nothing more
+    assert services.entries_due(tournament_id=t.pk, now=t.starts_at)["paired"] is None
+
+
+def test_a_field_too_small_at_the_start_time_keeps_the_tournament_taking_entries_and_says_why(league):
+    t = _scheduled(league, auto_advance=True, bots=1)
+    due = services.entries_due(tournament_id=t.pk, now=t.starts_at)
+    assert due["paired"] is None and due["not_started"]
+    assert Tournament.objects.get(pk=t.pk).status == Tournament.Status.DRAFT and not t.round_set.exists()
