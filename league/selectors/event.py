@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from league.models import Round, Table, Tournament
 from league.rules.tiebreaks import exact_text
+from league.selectors.live import match_score, team_standings
 from league.selectors.rounds import tournament_bracket, tournament_rounds, withdrawals
 from league.selectors.standings import standings
 from league.selectors.tournaments import tournament_summary
@@ -124,4 +125,16 @@ def event_document(tournament: Tournament) -> dict[str, Any]:
     summary = tournament_summary(tournament)
     return {**summary, "url": reverse("league_tournament", args=[tournament.pk]), "terms": event_terms(tournament),
             "entrant_list": event_entrants(tournament), "stages": event_stages(rounds), "rounds_played": rounds,
-            "standings": event_standings(tournament)}
+            "standings": event_standings(tournament), **event_teams(tournament)}
+
+
+def event_teams(tournament: Tournament) -> dict[str, Any]:
+    """The team table (exact points and tables won, as text) and, between two teams, the match score."""
+    teams = team_standings(tournament)
+    rows = [{"position": t["position"], "team_id": t["team_id"], "name": t["name"], "members": t["members"],
+             "points": t["points_exact"], "tables_won": t["won"], "played": t["played"], "wins": t["wins"],
+             "draws": t["draws"], "losses": t["losses"]} for t in teams]
+    score = match_score(teams)
+    return {"team_standings": rows,
+            "match_score": None if score is None else {"a": score["a"], "b": score["b"], "a_won": score["a_won"],
+                                                       "b_won": score["b_won"], "winner": score["winner"]}}

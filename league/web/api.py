@@ -205,6 +205,31 @@ class EventStandingsOut(Schema):
     rows: list[EventStandingRowOut]
 
 
+class TeamStandingOut(Schema):
+    position: int
+    team_id: int
+    name: str
+    #: the team's players, in seed order
+    members: list[str]
+    #: exact, as text ("7", "5/2"): at each table the points its players took on one side, counted once
+    points: str
+    #: tables won (a team match: boards won), a draw counting half, exact as text
+    tables_won: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+
+
+class MatchScoreOut(Schema):
+    """Two teams' match by tables (boards) won, in seed order; ``winner`` None for a drawn match."""
+    a: str
+    b: str
+    a_won: str
+    b_won: str
+    winner: str | None = None
+
+
 class TournamentDetailOut(TournamentOut):
     """The whole event: terms, entrants with their seeds, stages, rounds with their tables and standings.
     Results only: nothing of any match's cards."""
@@ -215,6 +240,10 @@ class TournamentDetailOut(TournamentOut):
     stages: list[StageOut] = []
     rounds_played: list[RoundOut]
     standings: EventStandingsOut | None = None
+    #: a tournament with teams: their table (each player's own results stay in ``standings``)
+    team_standings: list[TeamStandingOut] = []
+    #: exactly two teams (a club team match): the score by boards won
+    match_score: MatchScoreOut | None = None
 
 
 class RatingOut(Schema):

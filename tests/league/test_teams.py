@@ -1,6 +1,7 @@
 """Teams: Karuselis partners entered as teams, and a club team match over boards."""
 from __future__ import annotations
 
+import io
 from fractions import Fraction
 
 import pytest
@@ -99,6 +100,17 @@ def test_a_club_match_of_4_boards_is_won_by_boards_won(league, client):
     # and the page shows the boards and the score
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "Team standings" in page and f"{home.name} {score['a_won']} – {score['b_won']} {away.name}" in page
+    # and the whole event's document carries the team table and the match score, as the page does
+    doc = client.get(f"/api/tournaments/{tournament.pk}").json()
+    assert [t["name"] for t in doc["team_standings"]] == [t["name"] for t in live.team_standings(tournament)]
+    assert (Fraction(doc["match_score"]["a_won"]), Fraction(doc["match_score"]["b_won"])) == (won[home.pk],
+                                                                                           won[away.pk])
+    # and tournament_show prints the team table and the score
+    out = io.StringIO()
+    call_command("tournament_show", "--tournament", str(tournament.pk), stdout=out)
+    assert f"{home.name} {score['a_won']} - {score['b_won']} {away.name}" in out.getvalue()
+    assert sorted(doc["team_standings"][0]["members"] + doc["team_standings"][1]["members"]) == sorted(
+        e.player.name for e in tournament.entrants.select_related("player"))
 
 
 def test_a_team_match_needs_two_teams(league):

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from league import services
 from league.models import Tournament
-from league.selectors import exports, rounds, standings
+from league.selectors import exports, live, rounds, standings
 
 
 def tournament_of(value) -> Tournament:
@@ -26,6 +26,19 @@ def standings_text(tournament: Tournament) -> str:
         rows.append([r["position"], r["name"], *[v or "-" for v in r["values"]], r["played"], r["wins"], r["draws"],
                      r["losses"], r["byes"], r["forfeits"], r["note"]] + ([r["stage"]] if table["stages"] else []))
     return exports.text_table(rows)
+
+
+def team_standings_text(tournament: Tournament) -> str:
+    """The team table (a tournament with teams; empty otherwise) and, between two teams, the match score."""
+    teams = live.team_standings(tournament)
+    if not teams:
+        return ""
+    rows = [["#", "team", "players", "P", "W", "D", "L", "tables won", "points"]]
+    rows += [[t["position"], t["name"], ", ".join(t["members"]), t["played"], t["wins"], t["draws"], t["losses"],
+              t["won"], t["points_exact"]] for t in teams]
+    score = live.match_score(teams)
+    line = f"\n{score['a']} {score['a_won']} - {score['b_won']} {score['b']}" if score else ""
+    return exports.text_table(rows) + line
 
 
 def progress_text(tournament: Tournament) -> str:

@@ -4,7 +4,16 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from league.management.commands._common import progress_text, standings_text, terms_text, tournament_of, waiting_text
+from league.management.commands._common import (
+    progress_text,
+    standings_text,
+    team_standings_text,
+    terms_text,
+    tournament_of,
+    waiting_text,
+)
+from league.selectors.event import event_document
+from league.web.api import TournamentDetailOut
 
 
 class Command(BaseCommand):
@@ -18,9 +27,6 @@ class Command(BaseCommand):
     def handle(self, *args, **o):
         t = tournament_of(o["tournament"])
         if o["json"]:
-            from league.selectors.event import event_document
-            from league.web.api import TournamentDetailOut
-
             document = TournamentDetailOut.model_validate(event_document(t)).model_dump(mode="json")
             self.stdout.write(json.dumps(document, indent=2, ensure_ascii=False))
             return
@@ -30,3 +36,6 @@ class Command(BaseCommand):
         if waiting:
             self.stdout.write(waiting)
         self.stdout.write(standings_text(t))
+        teams = team_standings_text(t)
+        if teams:
+            self.stdout.write(teams)
