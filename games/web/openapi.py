@@ -53,11 +53,13 @@ class AccountNews(BaseModel):
       invited);
     - ``match_started``, ``your_turn`` (``deadline`` under a clock), ``reminder`` (an organiser's nudge);
     - ``match_finished`` (``status``: finished or aborted, ``reason`` of an abort, ``ranking``);
-    - ``round_started`` (``tournament``, ``round``, and your ``match`` when you play in it).
+    - ``round_started`` (``tournament``, ``round``, and your ``match`` when you play in it);
+    - ``entry_changed`` (``tournament``, your ``status`` there: ``entered`` when approved or moved up from
+      the waiting list, ``waiting``, ``refused`` or ``withdrawn`` at check-in's close, with its ``reason``).
     What waits for the account is sent first on every connection."""
     model_config = ConfigDict(extra="allow")
     kind: Literal["invited", "seated", "challenge_declined", "challenge_withdrawn", "match_started", "your_turn",
-                  "reminder", "match_finished", "round_started"]
+                  "reminder", "match_finished", "round_started", "entry_changed"]
     match: int | None = None
     game: GameName | None = None
     seat: int | None = None

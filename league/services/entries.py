@@ -164,6 +164,13 @@ def _register(tournament: Tournament, player: PlayerProfile, registration: Regis
     return registration
 
 
+def _tell(tournament_id: int, player_id: int, status: str, reason: str = "") -> None:
+    """The person's account stream hears that their entry changed (``entry_changed``: ``tournament``,
+    ``status`` as the API's ``EntryOut`` says it, ``reason``), after the commit; bots have no account."""
+    user_id = PlayerProfile.objects.filter(pk=player_id).values_list("user_id", flat=True).first()
+    publish.notify_user(user_id, "entry_changed", tournament=tournament_id, status=status, reason=str(reason))
+
+
 def _promote(tournament: Tournament, *, closing: bool = False) -> list[Entrant]:
     """Fill free places from the waiting list in its order: before check-in closes, the first ones; at the
     close (``closing``), only those who checked in; after it, nobody."""
@@ -178,6 +185,7 @@ def _promote(tournament: Tournament, *, closing: bool = False) -> list[Entrant]:
             break
         promoted.append(_enter(tournament, registration.player_id, registration.checked_in_at))
         registration.delete()
+        _tell(tournament.pk, registration.player_id, "entered")
     return promoted
 
 
@@ -231,9 +239,11 @@ def entry_approve(*, registration_id: int, by=None) -> EntryStatus:
         registration.status, registration.decided_by, registration.decided_at = (
             Registration.Status.WAITING, by, timezone.now())
         registration.save()
+        _tell(tournament.pk, registration.player_id, "waiting")
     else:
         registration.delete()
         _enter(tournament, registration.player_id)
+        _tell(tournament.pk, registration.player_id, "entered")
     publish.tournament_changed(tournament.pk)
     return _status(tournament, registration.player)
 
@@ -249,6 +259,7 @@ def entry_refuse(*, registration_id: int, reason: str, by=None) -> Registration:
     registration.status, registration.reason = Registration.Status.REFUSED, reason[:200]
     registration.decided_by, registration.decided_at = by, timezone.now()
     registration.save()
+    _tell(registration.tournament_id, registration.player_id, "refused", registration.reason)
     publish.tournament_changed(registration.tournament_id)
     return registration
 
@@ -310,6 +321,7 @@ def checkin_close(*, tournament_id: int, by=None, now: datetime | None = None) -
             defaults={"status": Registration.Status.WITHDRAWN, "reason": reason, "decided_by": by,
                       "decided_at": now, "checked_in_at": None})
         entrant.delete()
+        _tell(tournament.pk, entrant.player_id, "withdrawn", reason)
     _reseed(tournament)
     promoted = _promote(tournament, closing=True)
     publish.tournament_changed(tournament.pk)

@@ -356,3 +356,26 @@ def test_a_field_too_small_at_the_start_time_keeps_the_tournament_taking_entries
     due = services.entries_due(tournament_id=t.pk, now=t.starts_at)
     assert due["paired"] is None and due["not_started"]
     assert Tournament.objects.get(pk=t.pk).status == Tournament.Status.DRAFT and not t.round_set.exists()
+
+
+def test_a_person_is_told_when_their_entry_is_approved_refused_or_moves_up(league, people, monkeypatch):
+    told = []
+    monkeypatch.setattr("league.services.entries.publish.notify_user",
+                        lambda user_id, kind, **data: told.append((user_id, kind, data["status"], data["reason"])))
+    # given a tournament of one place that asks for approval
+    t = open_tournament(league, capacity=1, approval=True)
+    anna, janis, ruta = people("anna", "janis", "ruta")
+    for p in (anna, janis, ruta):
+        services.entry_signup(tournament_id=t.pk, player_id=p.pk)
+    pending = {r.player_id: r.pk for r in Registration.objects.filter(tournament=t)}
+    # when the organiser approves two and refuses one
+    services.entry_approve(registration_id=pending[anna.pk])
+    services.entry_approve(registration_id=pending[janis.pk])
+    services.entry_refuse(registration_id=pending[ruta.pk], reason="Members only tonight")
+    # then each hears it on their account's stream, with the reason of a refusal
+    assert told == [(anna.user_id, "entry_changed", "entered", ""), (janis.user_id, "entry_changed", "waiting", ""),
+                    (ruta.user_id, "entry_changed", "refused", "Members only tonight")]
+    # when anna withdraws, janis moves up and is told so
+    told.clear()
+    services.entry_withdraw(tournament_id=t.pk, player_id=anna.pk)
+    assert told == [(janis.user_id, "entry_changed", "entered", "")]
