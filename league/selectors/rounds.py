@@ -97,6 +97,8 @@ def tournament_progress(tournament: Tournament) -> dict:
         this = tables.filter(round=current).aggregate(total=Count("pk", distinct=True),
                                                       done=Count("pk", filter=folded, distinct=True))
     rounds = tournament.rounds or 0
+    if tournament.status == Tournament.Status.FINISHED and current is not None:
+        rounds = current.number   # a format that ends itself early (no bracket reset needed): what it played
     closed = tournament.round_set.filter(status=Round.Status.CLOSED).count()
     fraction = 1.0 if tournament.status == Tournament.Status.FINISHED else (
         (closed + (this["done"] / this["total"] if this["total"] and current.status != Round.Status.CLOSED else 0))

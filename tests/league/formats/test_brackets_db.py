@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 from games import services as games
 from league import services
 from league.models import Club, League, Round, Table, Tournament
-from league.selectors import standings
+from league.selectors import rounds, standings
 from league.selectors.groups import group_standings, tournament_brackets
 from tests.league.conftest import make_tournament
 
@@ -177,6 +177,9 @@ def test_without_the_bracket_reset_the_first_final_decides(league):
     tournament = _play_by_hand(tournament, winner_of)
     assert Table.objects.filter(round__tournament=tournament, stage="GF").count() == 1
     assert standings.standings(tournament)["rows"][0]["seed"] == 2
+    # and its progress ends at the round it ended in, not at the most it could have taken
+    progress = rounds.tournament_progress(tournament)
+    assert progress["round"] == progress["rounds"] < tournament.rounds and progress["percent"] == 100
 
 
 def test_a_double_elimination_is_refused_at_tables_of_three(league):
