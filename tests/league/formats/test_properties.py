@@ -1,7 +1,8 @@
 """Every format keeps its promises over many fields (odd and even, with withdrawals mid-event): every entrant
 plays what the format promises, nobody meets twice where the format forbids it, a bracket advances the
 right player, a bye goes at most once per player where the format says so, a double elimination puts a
-player out only after two losses, and a group stage's groups differ in size by one at most.
+player out only after two losses, a group stage's groups differ in size by one at most, an arena never
+pairs the same opponents twice in a row, and a team match seats board i with each team's i-th player.
 
 Driven through the pure format objects with a stand-in tournament (``Event``): no database."""
 from __future__ import annotations
@@ -15,9 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from league.formats import base
+from league.formats.arena import arena_pairs
 from league.formats.base import SeatedTable, Setup
 from league.formats.double_elimination import FORMAT as DOUBLE
 from league.formats.groups_knockout import FORMAT as GROUPS
+from league.formats.team_match import FORMAT as TEAM_MATCH
 from league.rules.pairing import Contender
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -394,3 +397,67 @@ def test_each_format_refuses_settings_it_cannot_play_in_words(fmt, options, word
 
 def test_a_double_elimination_is_refused_at_tables_of_three():
     assert "tables of two" in DOUBLE.options_problem({}, 3)
+
+
+# -- arena ----------------------------------------------------------------------------------------------------
+
+@FAST
+@given(players=st.integers(min_value=2, max_value=16), tables=st.integers(min_value=1, max_value=60),
+       seed=st.integers(min_value=0, max_value=10_000))
+def test_an_arena_pairs_only_free_players_never_the_same_opponent_twice_in_a_row(players, tables, seed):
+    """Tables finish one at a time in a random order; each time, the free players are paired at once."""
+    rng = random.Random(seed)
+    opponents: dict[int, list[int]] = {p: [] for p in range(1, players + 1)}
+    points: Counter[int] = Counter()
+    playing: list[tuple[int, int]] = []
+    for _ in range(tables):
+        busy = {p for pair in playing for p in pair}
+        free = sorted((p for p in opponents if p not in busy), key=lambda p: (-points[p], p))
+        drawn = arena_pairs([Contender(p, points[p], tuple(opponents[p])) for p in free])
+        seated = [p for pair in drawn for p in pair]
+        # only free players are seated, each once
+        assert len(seated) == len(set(seated)) and set(seated) <= set(free)
+        # a player who waits could be paired with nobody free who did not just meet them
+        waiting = [p for p in free if p not in seated]
+        for p, q in itertools.combinations(waiting, 2):
+            assert opponents[p][-1:] == [q] or opponents[q][-1:] == [p]
+        for a, b in drawn:
+            assert opponents[a][-1:] != [b] and opponents[b][-1:] != [a]
+            opponents[a].append(b)
+            opponents[b].append(a)
+        playing += drawn
+        if not playing:
+            break
+        # one table finishes
+        a, b = playing.pop(rng.randrange(len(playing)))
+        points[rng.choice((a, b))] += 2
+    for p, met in opponents.items():
+        assert all(x != y for x, y in itertools.pairwise(met)), f"{p} met the same opponent twice in a row"
+
+
+# -- club team match ------------------------------------------------------------------------------------------
+
+@FAST
+@given(a=st.integers(min_value=1, max_value=10), b=st.integers(min_value=1, max_value=10),
+       boards=st.one_of(st.none(), st.integers(min_value=1, max_value=10)))
+def test_a_team_match_seats_board_i_with_each_teams_i_th_player(a, b, boards):
+    home, away = list(range(1, a + 1)), list(range(100, 100 + b))
+
+    class Teams:
+        def teams(self):
+            return [home, away]
+
+    setup = Setup(seats=2, min_seats=2, options={} if boards is None else {"boards": boards})
+    expected = boards if boards is not None else min(a, b)
+    if expected > min(a, b):
+        with pytest.raises(base.CannotPair):
+            TEAM_MATCH.pair(1, setup, Teams())
+        return
+    tables = TEAM_MATCH.pair(1, setup, Teams())
+    assert [t.number for t in tables] == list(range(1, expected + 1))
+    for i, table in enumerate(tables):
+        # board i seats each team's i-th player, the home player first on odd boards
+        assert set(table.entrants) == {home[i], away[i]}
+        assert table.entrants[0] == (home[i] if i % 2 == 0 else away[i])
+    # one round: the match is its boards
+    assert TEAM_MATCH.pair(2, setup, Teams()) is None
