@@ -38,7 +38,7 @@ from league.formats.base import (
     unknown_settings,
 )
 from league.rules import pairing
-from league.rules.pairing import PairingRules
+from league.rules.pairing import Forbidden, PairingRules
 from league.rules.tiebreaks import best_seat
 
 WINNERS, LOSERS, FINAL = "W", "L", "GF"
@@ -211,6 +211,18 @@ class DoubleElimination(TournamentFormat):
             return []
         return [(starters[a - 1] if a else None, starters[b - 1] if b else None) for a, b in slots]
 
+    def _kept_apart(self, starters: Sequence[int], forbidden: Forbidden) -> list[int]:
+        """The seed order with forbidden pairs kept apart in the first round where the seeds allow
+        (``pairing.knockout_apart``: a lower-placed player trades places with the same place of the nearest
+        table); the bracket then follows from the tables round 1 drew."""
+        slots = pairing.knockout_slots(len(starters), 2, 2)
+        tables = [[starters[s - 1] for s in slot if s] for slot in slots]
+        order: dict[int, int] = {}
+        for slot, table in zip(slots, pairing.knockout_apart(tables, forbidden), strict=True):
+            for seed, entrant in zip([s for s in slot if s], table, strict=True):
+                order[seed] = entrant
+        return [order[s] for s in sorted(order)]
+
     def replay(self, setup: Setup, starters: Sequence[int], results: Results, upto: int) -> tuple[Bracket, list[Slot]]:
         """The bracket after tournament rounds 1..``upto``, and the next bracket round's slots (passing over
         rounds with nothing to play)."""
@@ -255,6 +267,10 @@ class DoubleElimination(TournamentFormat):
         if setup.seats != 2:
             raise CannotPair(_("Double elimination is played at tables of two."))
         starters = field.starters()
+        if number == 1 and setup.forbidden:
+            starters = self._kept_apart(starters, setup.forbidden)
+        elif number > 1:
+            starters = self._starters(field, starters)   # the bracket as round 1 drew it
         state, slots = self.replay(setup, starters, field, number - 1)
         if state.done:
             return None

@@ -32,9 +32,10 @@ class Event:
     by the formats that pair from the standings."""
 
     def __init__(self, fmt, players: int, seats: int = 2, rounds=None, options=None, seed: int = 0,
-                 withdraw: dict[int, int] | None = None, decide=None):
+                 withdraw: dict[int, int] | None = None, decide=None, forbidden=frozenset()):
         self.fmt, self.players = fmt, list(range(1, players + 1))
-        self.setup = Setup(seats=seats, min_seats=2, rounds=rounds, options=options or {})
+        self.forbidden = forbidden
+        self.setup = Setup(seats=seats, min_seats=2, rounds=rounds, options=options or {}, forbidden=forbidden)
         self.rng = random.Random(seed)
         self.withdraw = withdraw or {}       # entrant → the round from which they are withdrawn
         self.decide = decide
@@ -88,7 +89,8 @@ class Event:
 
     def play(self, limit: int = 200) -> Event:
         planned = self.fmt.planned_rounds(self.setup, len(self.players))
-        self.setup = Setup(seats=self.setup.seats, min_seats=2, rounds=planned, options=self.setup.options)
+        self.setup = Setup(seats=self.setup.seats, min_seats=2, rounds=planned, options=self.setup.options,
+                           forbidden=self.forbidden)
         for number in range(1, planned + 1):
             self.withdrawn |= {p for p, r in self.withdraw.items() if r <= number}
             seatings = self.fmt.pair(number, self.setup, self)
@@ -461,3 +463,21 @@ def test_a_team_match_seats_board_i_with_each_teams_i_th_player(a, b, boards):
         assert table.entrants[0] == (home[i] if i % 2 == 0 else away[i])
     # one round: the match is its boards
     assert TEAM_MATCH.pair(2, setup, Teams()) is None
+
+
+@FAST
+@given(players=st.integers(min_value=4, max_value=24), data=st.data())
+def test_double_elimination_keeps_a_forbidden_pair_apart_in_its_first_round_and_still_runs_to_one_champion(
+        players, data):
+    a, b = data.draw(st.lists(st.integers(min_value=1, max_value=players), min_size=2, max_size=2, unique=True))
+    forbidden = frozenset({frozenset((a, b))})
+    event = Event(DOUBLE, players, seed=data.draw(st.integers(0, 1000)), forbidden=forbidden).play()
+    first = event.rounds[0]
+    # a swap with another table of two keeps them apart; only with no other such table do they meet
+    together = [t for t in first if {a, b} <= set(t.entrants)]
+    assert not together or sum(1 for t in first if len(t.entrants) == 2) == 1
+    # and every player still goes out only after two losses, one champion left
+    losses = Counter(e for tables in event.rounds for t in tables if not t.bye and t.winner is not None
+                     for e in t.entrants if e != t.winner)
+    alive = [p for p in event.players if losses[p] < 2]
+    assert len(alive) == 1
