@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -62,7 +61,7 @@ from league.services.errors import (
     OutsideBotsNotAllowed,
     OwnBotEntered,
 )
-from league.services.tournaments import entrant_withdraw
+from league.services.tournaments import entrant_withdraw, tournament_save_checked
 
 #: The tournament's settings of entries, check-in and no-shows (the admin's "Entries" fieldset).
 ENTRY_FIELDS = ("entries_open", "entries_close_at", "capacity", "approval", "outside_bots", "starts_at",
@@ -453,13 +452,7 @@ def entry_terms_set(*, tournament_id: int, **terms) -> Tournament:
     problem = entry_terms_problem(tournament)
     if problem:
         raise InvalidTournament(problem)
-    try:
-        tournament.full_clean()
-    except ValidationError as exc:
-        raise InvalidTournament("; ".join(f"{k}: {' '.join(map(str, v))}"
-                                          for k, v in exc.message_dict.items())) from None
-    tournament.save()
-    return tournament
+    return tournament_save_checked(tournament)
 
 
 def entry_terms_problem(tournament: Tournament) -> str | None:

@@ -1,6 +1,7 @@
 """Tournaments and their entrants: creating, entering, withdrawing."""
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from engine.bots import levels_for
@@ -46,7 +47,6 @@ def tournament_create(*, league_id: int, name: str, format: str = "swiss", seats
     league's: the match options (``options=None``), the clock (``clock=LEAGUE_CLOCK``; None: no clock)
     and what happens when a deadline passes (``timeout_rule=None``). ``format_options``: the format's own
     settings (a group's size, the bracket reset), which the format checks."""
-    from django.core.exceptions import ValidationError
 
     league = League.objects.get(pk=league_id)
     season = Season.objects.filter(pk=season_id).first() if season_id else None
@@ -58,6 +58,11 @@ def tournament_create(*, league_id: int, name: str, format: str = "swiss", seats
         rounds=rounds, auto_advance=auto_advance, seeding=seeding,
         starts_on=starts_on or (season.starts_on if season else None), days_between_rounds=days_between_rounds,
         created_by=created_by, format_options=dict(format_options or {}), starts_at=starts_at)
+    return tournament_save_checked(tournament)
+
+
+def tournament_save_checked(tournament: Tournament) -> Tournament:
+    """Save a tournament its model's checks accept; ``InvalidTournament`` names each field they refuse."""
     try:
         tournament.full_clean()
     except ValidationError as exc:
