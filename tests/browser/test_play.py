@@ -13,6 +13,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import DESKTOP, browser_page  # noqa: F401  (the league pages' tests import it from here)
 
@@ -310,9 +311,13 @@ def test_livol_is_played_from_the_keyboard_and_bot_moves_are_played_back_one_by_
             played_back = True
         settled(page)
         assert page.locator("#board .board.live .error").count() == 0
-        # and the focus is back on the hand
-        assert page.evaluate("!!document.activeElement.closest('#board .board.live')"), \
-            page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+        # and the focus comes back to the hand (a board the stream swapped in just now takes it over once
+        # its script has run: wait for that, not for a moment)
+        try:
+            page.wait_for_function("() => !!document.activeElement.closest('#board .board.live')", timeout=10000)
+        except PlaywrightError:
+            pytest.fail("the focus did not come back to the board: "
+                        + page.evaluate("document.activeElement.outerHTML.slice(0, 200)"))
         if page.locator("#board .board.live").get_attribute("data-over") == "1":
             break
     assert played_back, "the bots' moves were never played back one by one"
@@ -326,8 +331,6 @@ def test_no_content_security_policy_violation_while_playing(live_server, browser
     browser.fast_playback()
     # the detector works: an inline script is refused and reported
     page.goto(f"{live_server.url}/rules/livol/")
-    from playwright.sync_api import Error as PlaywrightError
-
     # the signal: the page's own report of the refusal (tests/browser/conftest.py CSP_LISTENER), which comes
     # after Chromium's message of it
     reported = lambda m: m.text.startswith("Content Security Policy violation: ")  # noqa: E731
