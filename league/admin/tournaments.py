@@ -541,10 +541,10 @@ class TournamentAdmin(DraftAdmin, TournamentEntries, OrganiserScoped, admin.Mode
 @admin.register(Entrant)
 class EntrantAdmin(OrganiserScoped, admin.ModelAdmin):
     club_path = "tournament__league__club__"
-    list_display = ("player", "tournament", "seed", "withdrawn")
-    list_filter = ("tournament",)
+    list_display = ("player", "tournament", "seed", "withdrawn", "paused")
+    list_filter = ("tournament", "paused")
     search_fields = ("player__name", "tournament__name")
-    actions = ["withdraw"]
+    actions = ["withdraw", "pause", "resume"]
 
     def get_readonly_fields(self, request, obj=None):
         return ("tournament", "player", "seed") if obj else ()
@@ -579,6 +579,24 @@ class EntrantAdmin(OrganiserScoped, admin.ModelAdmin):
                 self.message_user(request, _("%(p)s withdrawn.") % {"p": entrant.player.name}, messages.SUCCESS)
             except services.LeagueError as exc:
                 self.message_user(request, f"{entrant.player.name}: {exc.message}", messages.ERROR)
+
+    def _pause(self, request, queryset, paused: bool) -> None:
+        for entrant in queryset.select_related("player"):
+            try:
+                services.entrant_pause(entrant_id=entrant.pk, paused=paused)
+            except services.LeagueError as exc:
+                self.message_user(request, f"{entrant.player.name}: {exc.message}", messages.ERROR)
+            else:
+                done = _("%(p)s paused.") if paused else _("%(p)s is paired again.")
+                self.message_user(request, done % {"p": entrant.player.name}, messages.SUCCESS)
+
+    @admin.action(permissions=["change"], description=_("Pause the selected arena players (not paired again)"))
+    def pause(self, request, queryset):
+        self._pause(request, queryset, True)
+
+    @admin.action(permissions=["change"], description=_("Bring the selected arena players back"))
+    def resume(self, request, queryset):
+        self._pause(request, queryset, False)
 
 
 class TableInline(admin.TabularInline):

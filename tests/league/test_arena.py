@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import timedelta
 from fractions import Fraction
 
+from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from games import dispatch
@@ -224,3 +225,30 @@ def test_a_player_pauses_and_comes_back_at_api_tournaments(league, client, djang
     back = client.post(f"/api/tournaments/{tournament.pk}/resume", content_type="application/json")
     # then the entry is paired again
     assert back.status_code == 200 and Entrant.objects.get(pk=entrant.pk).paused is False
+
+
+def _staff(django_user_model, name, club, codenames):
+    user = django_user_model.objects.create_user(username=name, password="pw", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label="league", codename__in=codenames))
+    club.organisers.add(user)
+    return user
+
+
+def test_an_organiser_pauses_and_brings_back_an_arena_player_from_the_admin(league, client, django_user_model):
+    # given a running arena of four bots
+    tournament = _arena(league, 4)
+    _start(tournament)
+    entrant = tournament.entrants.order_by("seed").first()
+    # when a view-only member of staff tries the action, nothing changes
+    client.force_login(_staff(django_user_model, "vera", league.club, ["view_entrant", "view_tournament"]))
+    changelist = client.get("/admin/league/entrant/").content.decode()
+    assert 'value="pause"' not in changelist
+    client.post("/admin/league/entrant/", {"action": "pause", "_selected_action": [entrant.pk]})
+    assert Entrant.objects.get(pk=entrant.pk).paused is False
+    # when the organiser pauses them, they are paused; when they bring them back, they are paired again
+    client.force_login(_staff(django_user_model, "olga", league.club, ["view_entrant", "change_entrant",
+                                                                       "view_tournament"]))
+    client.post("/admin/league/entrant/", {"action": "pause", "_selected_action": [entrant.pk]})
+    assert Entrant.objects.get(pk=entrant.pk).paused is True
+    client.post("/admin/league/entrant/", {"action": "resume", "_selected_action": [entrant.pk]})
+    assert Entrant.objects.get(pk=entrant.pk).paused is False
