@@ -3,7 +3,8 @@
 ``browser``: a page that records JavaScript errors and Content-Security-Policy violations (both
 from Chromium's console and from a ``securitypolicyviolation`` listener installed before any page
 script), and fails the test on either. ``browser_page``: a bare page that fails on JavaScript
-errors (the league pages' tests use it).
+errors (the league pages' tests use it). ``chromium``: a launcher of pages at a given size, each in a browser
+context of its own (one person each), failing the test on a JavaScript error or a CSP violation in any.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tests.conftest import need
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 #: Reported to the console by the page, so that page.on("console") collects it with Chromium's own reports.
 CSP_LISTENER = """
 document.addEventListener("securitypolicyviolation", function (e) {
@@ -27,6 +29,31 @@ document.addEventListener("securitypolicyviolation", function (e) {
 
 def chromium_path() -> str | None:
     return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture
+def chromium(monkeypatch):
+    """``chromium(viewport=PHONE)``: a new page in a browser context of its own (a person of its own)."""
+    path = chromium_path()
+    need(path is not None, "Debian's chromium is not installed (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    problems: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+
+        def page_of(viewport=PHONE):
+            context = browser.new_context(viewport=viewport)
+            context.add_init_script(CSP_LISTENER)
+            page = context.new_page()
+            page.on("pageerror", lambda exc: problems.append(str(exc)))
+            page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
+            return page
+
+        yield page_of
+        browser.close()
+    assert problems == []
 
 
 def run_timers_for(page, ms: int) -> None:

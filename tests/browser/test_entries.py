@@ -14,11 +14,8 @@ import pytest
 from django.utils import timezone
 
 from league import services
-from tests.browser.conftest import CHROMIUM_ARGS, CSP_LISTENER, chromium_path
-from tests.conftest import need
 
 PASSWORD = "entries-pass-4821"
-PHONE = {"width": 390, "height": 844}
 SHOTS = Path("var/screenshots")
 
 
@@ -32,30 +29,6 @@ def club_night(transactional_db, django_user_model):
     t = services.tournament_create(league_id=league.pk, name="Friday club night")
     return services.entry_terms_set(tournament_id=t.pk, entries_open=True, capacity=2,
                                     starts_at=timezone.now() + timedelta(minutes=20), checkin_minutes=30)
-
-
-@pytest.fixture
-def chromium(monkeypatch):
-    path = chromium_path()
-    need(path is not None, "Debian's chromium is not installed (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    problems: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
-
-        def person(viewport=PHONE):
-            context = browser.new_context(viewport=viewport)
-            context.add_init_script(CSP_LISTENER)
-            page = context.new_page()
-            page.on("pageerror", lambda exc: problems.append(str(exc)))
-            page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
-            return page
-
-        yield person
-        browser.close()
-    assert problems == []
 
 
 def sign_in(page, base: str, username: str, next_url: str) -> None:

@@ -10,38 +10,12 @@ from pathlib import Path
 import pytest
 
 from games.services import SeatSpec, bots_advance, match_create
-from tests.browser.conftest import CHROMIUM_ARGS, CSP_LISTENER, chromium_path, run_timers_for
+from tests.browser.conftest import run_timers_for
 from tests.browser.test_people_at_the_table import PASSWORD, sign_in
-from tests.conftest import need
 
 SHOTS = Path("var/screenshots")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture
-def chromium(monkeypatch):
-    """A launcher of pages at a given size; each fails the test on a JavaScript error or a CSP violation."""
-    path = chromium_path()
-    need(path is not None, "Debian's chromium is not installed (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
-        problems: list[str] = []
-
-        def page_of(viewport):
-            context = browser.new_context(viewport=viewport)
-            context.add_init_script(CSP_LISTENER)
-            page = context.new_page()
-            page.on("pageerror", lambda exc: problems.append(str(exc)))
-            page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
-            return page
-
-        yield page_of
-        browser.close()
-        assert problems == []
 
 
 def people(django_user_model):
