@@ -23,6 +23,22 @@ def league(club):
     return services.league_create(club_id=club.pk, name="LIVOL league", game="livol", options=dict(FAST))
 
 
+@pytest.fixture
+def organiser(django_user_model, client):
+    user = django_user_model.objects.create_superuser(username="organiser", password="pw", email="o@example.org")
+    client.force_login(user)
+    return user
+
+
+def inline_forms(prefix: str, rows: list[dict]) -> dict:
+    """What the admin's inline formset ``prefix`` posts with new ``rows`` (its management form and fields)."""
+    data = {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": "0",
+            f"{prefix}-MIN_NUM_FORMS": "0", f"{prefix}-MAX_NUM_FORMS": "1000"}
+    for i, row in enumerate(rows):
+        data.update({f"{prefix}-{i}-{k}": v for k, v in row.items()})
+    return data
+
+
 def make_tournament(league: League, *, format: str = "swiss", players: int = 4, seats: int = 2,
                     rounds: int | None = None, policy: str = "greedy", **kwargs) -> Tournament:
     tournament = services.tournament_create(league_id=league.pk, name=f"{format} {players}", format=format,

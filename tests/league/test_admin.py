@@ -20,22 +20,7 @@ from league.models import (
     Tournament,
     Withdrawal,
 )
-from tests.league.conftest import make_tournament
-
-
-@pytest.fixture
-def organiser(django_user_model, client):
-    user = django_user_model.objects.create_superuser(username="organiser", password="pw", email="o@example.org")
-    client.force_login(user)
-    return user
-
-
-def _inline(prefix, rows):
-    data = {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": "0",
-            f"{prefix}-MIN_NUM_FORMS": "0", f"{prefix}-MAX_NUM_FORMS": "1000"}
-    for i, row in enumerate(rows):
-        data.update({f"{prefix}-{i}-{k}": v for k, v in row.items()})
-    return data
+from tests.league.conftest import inline_forms, make_tournament
 
 
 def _action(client, model, action, ids):
@@ -65,7 +50,7 @@ def test_an_organiser_runs_a_swiss_from_the_admin(client, organiser, django_capt
     r = client.post("/admin/league/tournament/add/", {
         "league": league.pk, "season": season.pk, "name": "Autumn Swiss", "format": "swiss", "game": "",
         "options": "", "seats_per_table": "2", "rounds": "2", "seeding": "entry", "starts_on": "",
-        "days_between_rounds": "7", **_inline("entrants", [{"player": solo.pk, "id": "", "tournament": ""}]), **_inline("teams", [])})
+        "days_between_rounds": "7", **inline_forms("entrants", [{"player": solo.pk, "id": "", "tournament": ""}]), **inline_forms("teams", [])})
     assert r.status_code == 302, r.content[:4000]
     tournament = Tournament.objects.get(name="Autumn Swiss")
     assert (tournament.game, tournament.options, tournament.auto_advance) == ("livol", {"target": 30}, False)
@@ -271,7 +256,7 @@ def test_league_match_options_are_checked_against_the_game(client, organiser, cl
 def _tournament_post(league, **changes):
     return {"league": league.pk, "season": "", "name": "Cup", "format": "swiss", "options": "",
             "seats_per_table": "2", "rounds": "2", "seeding": "entry", "starts_on": "", "days_between_rounds": "7",
-            **_inline("entrants", []), **_inline("teams", []), **changes}
+            **inline_forms("entrants", []), **inline_forms("teams", []), **changes}
 
 
 def test_a_tournament_plays_its_leagues_game(client, organiser, league):

@@ -7,7 +7,8 @@ import pytest
 from league import services
 from league.models import Entrant, Tournament, TournamentPreset
 from league.rules import presets
-from tests.league.test_admin_tournaments import PASSWORD, _inline, form_as_rendered
+from tests.league.conftest import inline_forms
+from tests.league.test_admin_tournaments import PASSWORD, form_as_rendered
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def test_starting_from_a_preset_fills_the_add_tournament_form(client, organiser,
     assert (form["format"], form["rounds"], form["days_between_rounds"]) == ("swiss", "5", "0")
     assert form["clock_choice"] == "custom" and form["clock"] in ('{"move_seconds": 10, "bank_seconds": 900}',)
     # and saved as it comes, the tournament has those settings
-    form.update({"league": str(league.pk), "name": "Friday night", **_inline("entrants", [])})
+    form.update({"league": str(league.pk), "name": "Friday night", **inline_forms("entrants", [])})
     form.pop("_save", None)
     response = client.post("/admin/league/tournament/add/", form)
     assert response.status_code == 302, response.context["adminform"].form.errors

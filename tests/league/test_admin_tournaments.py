@@ -32,6 +32,7 @@ from games.records import match_record, match_verify
 from league import services
 from league.models import League, Reminder, Round, Table, Tournament
 from league.selectors import players, rounds
+from tests.league.conftest import inline_forms
 
 PASSWORD = "pw-first-hour"
 
@@ -62,14 +63,6 @@ def anna(django_user_model):
     user = django_user_model.objects.create_user(username="anna", password=PASSWORD, email="anna@example.org")
     services.player_for_user(user=user)
     return user
-
-
-def _inline(prefix: str, rows: list[dict]) -> dict:
-    data = {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": "0",
-            f"{prefix}-MIN_NUM_FORMS": "0", f"{prefix}-MAX_NUM_FORMS": "1000"}
-    for i, row in enumerate(rows):
-        data.update({f"{prefix}-{i}-{k}": v for k, v in row.items()})
-    return data
 
 
 class _FormValues(HTMLParser):
@@ -121,7 +114,7 @@ def add_tournament_as_the_form_comes(client, league: League, **choices) -> Tourn
     page = client.get("/admin/league/tournament/add/").content.decode()
     data = form_as_rendered(page)
     data.update({"league": str(league.pk), "name": "Tuesday Swiss", "format": "swiss", "rounds": "1",
-                 "auto_advance": "on", **choices, **_inline("entrants", []), **_inline("teams", [])})
+                 "auto_advance": "on", **choices, **inline_forms("entrants", []), **inline_forms("teams", [])})
     data.pop("_save", None)
     r = client.post("/admin/league/tournament/add/", data)
     assert r.status_code == 302, r.context["adminform"].form.errors if r.status_code == 200 else r
@@ -289,7 +282,7 @@ def test_a_running_tournaments_clock_may_change_and_applies_to_the_next_matches(
     assert {"clock_choice", "clock", "timeout_rule"} <= set(form.fields) and "options" not in form.fields
     # when the organiser gives it 30 seconds a move
     data = form_as_rendered(page.content.decode())
-    data.update({"clock_choice": "live-30", **_inline("entrants", []), **_inline("teams", [])})
+    data.update({"clock_choice": "live-30", **inline_forms("entrants", []), **inline_forms("teams", [])})
     r = client.post(f"/admin/league/tournament/{t.pk}/change/", data)
     assert r.status_code == 302, r.context["adminform"].form.errors if r.status_code == 200 else r
     t.refresh_from_db()

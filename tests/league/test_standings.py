@@ -33,13 +33,6 @@ def _run_round(tournament, number):
 
 
 @pytest.fixture
-def organiser(django_user_model, client):
-    user = django_user_model.objects.create_superuser(username="organiser", password="pw", email="o@example.org")
-    client.force_login(user)
-    return user
-
-
-@pytest.fixture
 def karuselis(club):
     return services.league_create(club_id=club.pk, name="Karuselis league", game="karuselis",
                                   options={"deck": "small", "target": 15})

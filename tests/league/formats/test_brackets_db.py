@@ -11,19 +11,7 @@ from league import services
 from league.models import Club, League, Round, Table, Tournament
 from league.selectors import rounds, standings
 from league.selectors.groups import group_standings, tournament_brackets
-from tests.league.conftest import make_tournament
-
-
-@pytest.fixture
-def organiser(django_user_model, client):
-    user = django_user_model.objects.create_superuser(username="organiser", password="pw", email="o@example.org")
-    client.force_login(user)
-    return user
-
-
-def _inline(prefix, rows):
-    return {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": "0",
-            f"{prefix}-MIN_NUM_FORMS": "0", f"{prefix}-MAX_NUM_FORMS": "1000"}
+from tests.league.conftest import inline_forms, make_tournament
 
 
 def _action(client, action, ids):
@@ -40,7 +28,7 @@ def test_groups_then_play_offs_of_twelve_bots_run_from_the_admin_to_the_final(cl
     assert '<option value="groups_knockout">Groups then play-offs</option>' in form
     data = {"league": league.pk, "name": "Cup", "format": "groups_knockout", "game": "", "options": "",
             "seats_per_table": "2", "rounds": "", "seeding": "entry", "starts_on": "", "days_between_rounds": "7",
-            "auto_advance": "on", "timeout_rule": "", **_inline("entrants", []), **_inline("teams", [])}
+            "auto_advance": "on", "timeout_rule": "", **inline_forms("entrants", []), **inline_forms("teams", [])}
     refused = client.post("/admin/league/tournament/add/", {**data, "format_options": '{"group_size": 1}'})
     assert refused.status_code == 200 and "a group has 2 to 32 players" in refused.content.decode()
     r = client.post("/admin/league/tournament/add/", {**data, "format_options": '{"group_size": 4, "advance": 2}'})
