@@ -98,7 +98,6 @@ from league.services.people import (
 from league.services.projections import projections_rebuild, rating_apply, standings_apply
 from league.services.rounds import (
                                     match_result_record,
-                                    planned_rounds,
                                     round_close,
                                     round_extend,
                                     round_pair,
@@ -128,7 +127,7 @@ __all__ = [
     "TournamentFinished", "NotEnoughPlayers", "AlreadyWithdrawn", "WaitingForPeople",
     "club_create", "league_create", "season_create", "player_for_user", "player_bot_create", "bots_ensure",
     "tournament_create", "entrant_add", "entrant_remove", "bots_add", "entrant_withdraw", "Rules",
-    "SeatScore", "SeatIn", "table_scores", "planned_rounds", "round_pair", "round_start",
+    "SeatScore", "SeatIn", "table_scores", "round_pair", "round_start",
     "table_match_create", "table_run", "match_result_record", "table_record", "round_close", "standings_apply",
     "rating_apply", "projections_rebuild", "tournament_sweep", "tournaments_sweep", "tournament_run",
     "round_release", "draft_swap", "draft_move", "rounds_release_due", "DraftReleased", "DraftSamePlace",

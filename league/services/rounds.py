@@ -27,11 +27,6 @@ from league.services.projections import _min_seats, _needs_match, rating_apply, 
 from league.services.seeding import seeded_secret
 
 
-def planned_rounds(tournament: Tournament, field: int) -> int:
-    """How many rounds ``field`` players play in this tournament (its format's ``planned_rounds``)."""
-    return tournament.format_rules.planned_rounds(format_setup(tournament), field)
-
-
 def _withdrawn(tournament: Tournament) -> dict[int, int]:
     """entrant id → round number in which it withdrew."""
     return dict(Withdrawal.objects.filter(entrant__tournament=tournament).values_list("entrant_id", "round_number"))
