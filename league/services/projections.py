@@ -56,10 +56,12 @@ def standings_apply(*, table_id: int) -> bool:
                sides[s.match_seat] if s.match_seat is not None and s.match_seat < len(sides) else None)
         for s in seats])
     fmt = tournament.format_rules
+    # a format that scores streaks (an arena): each result by the player's wins in a row before it
+    setup = format_setup(tournament) if fmt.streaks else None
     for seat, score in zip(seats, scores):
         points = score.points
-        if fmt.streaks:     # a format that scores streaks (an arena): by the player's wins in a row before
-            points = fmt.streak_points(format_setup(tournament), _wins_in_a_row(seat), points)
+        if setup is not None:
+            points = fmt.streak_points(setup, _wins_in_a_row(seat), points)
         seat.place, seat.points, seat.game_points = score.place, points, score.game_points
         seat.save(update_fields=["place", "points", "game_points"])
         standing, _created = (Standing.objects.select_for_update(of=("self",))
