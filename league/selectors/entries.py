@@ -132,6 +132,8 @@ def entries_page(tournament: Tournament, user=None) -> dict:
     entrants = list(tournament.entrants.select_related("player", "withdrawal").order_by("seed", "pk"))
     window = checkin_window(tournament)
     return {
+        # the panel is shown for sign-ups, check-in or no-shows (and then it lists the field before the start)
+        "shown": bool(tournament.entries_open or window or tournament.no_show_minutes),
         "tournament": tournament, "me": entry_status(tournament, player), "signed_in": bool(user and
                                                                                             user.is_authenticated),
         "taking": entries_taken(tournament, now), "places_left": places_left(tournament),
